@@ -1,0 +1,310 @@
+// Making arrays: from a shape (empty, zeros), from host data (array,
+// asarray), from other arrays, and moving them between host and device
+// (asarray, asnumpy). Functions in cupp:: make device arrays on the current
+// device; the same names in cupp::host:: make host arrays.
+#pragma once
+
+#include <initializer_list>
+#include <ranges>
+#include <span>
+#include <vector>
+
+#include <cupp/ndarray.hpp>
+
+namespace cupp {
+
+template <class R>
+concept host_range = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+                     is_dtype_v<std::remove_cv_t<std::ranges::range_value_t<R>>>;
+
+namespace detail {
+
+template <class T>
+struct nested_list {
+  std::vector<T> flat;
+  shape_t shape;
+};
+
+// Flattens nested braces into C order, rejecting ragged input as NumPy does.
+template <class T>
+nested_list<T> flatten(std::initializer_list<T> l) {
+  return {std::vector<T>(l), shape_t{static_cast<index_t>(l.size())}};
+}
+
+[[noreturn]] inline void ragged(const shape_t& detected, int after) {
+  throw value_error(
+      "setting an array element with a sequence. The requested array has an inhomogeneous "
+      "shape after " +
+      std::to_string(after) + " dimensions. The detected shape was " + to_string(detected) +
+      " + inhomogeneous part.");
+}
+
+template <class T>
+nested_list<T> flatten(std::initializer_list<std::initializer_list<T>> l) {
+  nested_list<T> r;
+  const index_t rows = static_cast<index_t>(l.size());
+  const index_t cols = rows ? static_cast<index_t>(l.begin()->size()) : 0;
+  for (const auto& row : l) {
+    if (static_cast<index_t>(row.size()) != cols) ragged(shape_t{rows}, 1);
+    r.flat.insert(r.flat.end(), row.begin(), row.end());
+  }
+  r.shape = shape_t{rows, cols};
+  return r;
+}
+
+template <class T>
+nested_list<T> flatten(std::initializer_list<std::initializer_list<std::initializer_list<T>>> l) {
+  nested_list<T> r;
+  const index_t n0 = static_cast<index_t>(l.size());
+  const index_t n1 = n0 ? static_cast<index_t>(l.begin()->size()) : 0;
+  const index_t n2 = n1 ? static_cast<index_t>(l.begin()->begin()->size()) : 0;
+  for (const auto& plane : l) {
+    if (static_cast<index_t>(plane.size()) != n1) ragged(shape_t{n0}, 1);
+    for (const auto& row : plane) {
+      if (static_cast<index_t>(row.size()) != n2) ragged(shape_t{n0, n1}, 2);
+      r.flat.insert(r.flat.end(), row.begin(), row.end());
+    }
+  }
+  r.shape = shape_t{n0, n1, n2};
+  return r;
+}
+
+template <class T>
+host::ndarray<T> host_from_flat(const std::vector<T>& flat, const shape_t& shape) {
+  host::ndarray<T> h(shape);
+  if (!flat.empty()) std::memcpy(h.data(), flat.data(), flat.size() * sizeof(T));
+  return h;
+}
+
+// Layout of a copy that keeps C or F order ('K' for the layouts we have).
+template <class T, class S>
+order keep_order(const ndarray<T, S>& x) {
+  return x.is_f_contiguous() && !x.is_c_contiguous() ? order::F : order::C;
+}
+
+template <class T>
+void check_data_size(std::size_t n, const shape_t& shape) {
+  const index_t want = checked_size(shape, static_cast<index_t>(sizeof(T)));
+  if (static_cast<index_t>(n) != want)
+    throw value_error("cannot reshape array of size " + std::to_string(n) + " into shape " +
+                      to_string(shape));
+}
+
+template <class>
+inline constexpr bool dependent_false = false;
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Host arrays.
+
+namespace host {
+
+template <Dtype T>
+ndarray<T> empty(const shape_t& shape, order o = order::C) {
+  return ndarray<T>(shape, o);
+}
+
+template <Dtype T>
+ndarray<T> zeros(const shape_t& shape, order o = order::C) {
+  ndarray<T> a(shape, o);
+  if (a.nbytes()) std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
+  return a;
+}
+
+// Page-locked host arrays (cupyx.empty_pinned / zeros_pinned): the fastest
+// to copy to and from a device, and the ones asynchronous copies need.
+template <Dtype T>
+ndarray<T> empty_pinned(const shape_t& shape, order o = order::C) {
+  const index_t n = detail::checked_size(shape, static_cast<index_t>(sizeof(T)));
+  auto mem = cuda::alloc_pinned_memory(static_cast<std::size_t>(n) * sizeof(T));
+  return ndarray<T>(static_cast<T*>(mem.get()), shape,
+                    detail::contiguous_strides(shape, sizeof(T), o == order::F ? order::F : order::C),
+                    mem, -1, true);
+}
+
+template <Dtype T>
+ndarray<T> zeros_pinned(const shape_t& shape, order o = order::C) {
+  auto a = empty_pinned<T>(shape, o);
+  if (a.nbytes()) std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
+  return a;
+}
+
+template <Dtype T, class S>
+ndarray<T> empty_like(const cupp::ndarray<T, S>& x) {
+  return empty<T>(x.shape(), detail::keep_order(x));
+}
+template <Dtype T, class S>
+ndarray<T> zeros_like(const cupp::ndarray<T, S>& x) {
+  return zeros<T>(x.shape(), detail::keep_order(x));
+}
+
+// numpy.array from nested braces: host::array<float>({{1, 2}, {3, 4}}).
+template <Dtype T>
+ndarray<T> array(std::initializer_list<T> l) {
+  auto n = detail::flatten(l);
+  return detail::host_from_flat(n.flat, n.shape);
+}
+template <Dtype T>
+ndarray<T> array(std::initializer_list<std::initializer_list<T>> l) {
+  auto n = detail::flatten(l);
+  return detail::host_from_flat(n.flat, n.shape);
+}
+template <Dtype T>
+ndarray<T> array(std::initializer_list<std::initializer_list<std::initializer_list<T>>> l) {
+  auto n = detail::flatten(l);
+  return detail::host_from_flat(n.flat, n.shape);
+}
+
+// A host copy of a host array (numpy.array(x), which copies).
+template <Dtype T>
+ndarray<T> array(const ndarray<T>& x) {
+  return x.copy(detail::keep_order(x));
+}
+
+// A host array holding a copy of `data`: 1-d, or of `shape` (C order).
+template <host_range R>
+auto asarray(const R& data) {
+  using T = std::remove_cv_t<std::ranges::range_value_t<R>>;
+  const std::size_t n = std::ranges::size(data);
+  ndarray<T> a(shape_t{static_cast<index_t>(n)});
+  if (n) std::memcpy(a.data(), std::ranges::data(data), n * sizeof(T));
+  return a;
+}
+template <host_range R>
+auto asarray(const R& data, const shape_t& shape) {
+  using T = std::remove_cv_t<std::ranges::range_value_t<R>>;
+  const std::size_t n = std::ranges::size(data);
+  detail::check_data_size<T>(n, shape);
+  ndarray<T> a(shape);
+  if (n) std::memcpy(a.data(), std::ranges::data(data), n * sizeof(T));
+  return a;
+}
+
+// A copy of the elements at `ptr` laid out by `shape` and byte `strides`
+// (C-contiguous when strides are omitted).
+template <Dtype T>
+ndarray<T> asarray(const T* ptr, const shape_t& shape, const strides_t& strides = {}) {
+  auto view = ndarray<T>::from_pointer(const_cast<T*>(ptr), shape, strides);
+  return view.copy(order::C);
+}
+
+// A host array is already a host array.
+template <Dtype T>
+const ndarray<T>& asarray(const ndarray<T>& x) {
+  return x;
+}
+
+// NumPy refuses CuPy arrays (TypeError); cupp refuses them at compile time.
+template <Dtype T>
+void asarray(const cupp::ndarray<T>&) {
+  static_assert(detail::dependent_false<T>,
+                "cupp::host::asarray: this is a device array; copy it to the host with "
+                "cupp::asnumpy(x) or x.get()");
+}
+
+}  // namespace host
+
+// ---------------------------------------------------------------------------
+// Device arrays, on the current device, filled on the current stream.
+
+template <Dtype T>
+ndarray<T> empty(const shape_t& shape, order o = order::C) {
+  return ndarray<T>(shape, o);
+}
+
+template <Dtype T>
+ndarray<T> zeros(const shape_t& shape, order o = order::C) {
+  ndarray<T> a(shape, o);
+  if (a.nbytes())
+    cuda::check(cudaMemsetAsync(a.data(), 0, static_cast<std::size_t>(a.nbytes()),
+                                cuda::detail::current_stream_impl(a.device_id())->handle),
+                "cudaMemsetAsync");
+  return a;
+}
+
+template <Dtype T, class S>
+ndarray<T> empty_like(const ndarray<T, S>& x) {
+  return empty<T>(x.shape(), detail::keep_order(x));
+}
+template <Dtype T, class S>
+ndarray<T> zeros_like(const ndarray<T, S>& x) {
+  return zeros<T>(x.shape(), detail::keep_order(x));
+}
+
+// A device copy of a host array, keeping F order when the source has it.
+template <Dtype T>
+ndarray<T> asarray(const host::ndarray<T>& h, const transfer_options& opt = {}) {
+  const order o = h.is_c_contiguous() || h.is_f_contiguous() ? detail::keep_order(h) : order::C;
+  ndarray<T> d(h.shape(), o);
+  d.set(h, opt);
+  return d;
+}
+
+// The same array if it is on the current device; a copy there otherwise.
+template <Dtype T>
+ndarray<T> asarray(const ndarray<T>& x) {
+  const int here = cuda::runtime::getDevice();
+  if (x.device_id() == here) return x;
+  ndarray<T> out(x.shape(), detail::keep_order(x));
+  x.copy_into(out);
+  return out;
+}
+
+// Device copies of host data: 1-d, or of `shape` (C order).
+template <host_range R>
+auto asarray(const R& data) {
+  return asarray(host::ndarray<std::remove_cv_t<std::ranges::range_value_t<R>>>::from_pointer(
+      const_cast<std::remove_cv_t<std::ranges::range_value_t<R>>*>(std::ranges::data(data)),
+      shape_t{static_cast<index_t>(std::ranges::size(data))}));
+}
+template <host_range R>
+auto asarray(const R& data, const shape_t& shape) {
+  using T = std::remove_cv_t<std::ranges::range_value_t<R>>;
+  detail::check_data_size<T>(std::ranges::size(data), shape);
+  return asarray(host::ndarray<T>::from_pointer(const_cast<T*>(std::ranges::data(data)), shape));
+}
+template <Dtype T>
+ndarray<T> asarray(const T* host_ptr, const shape_t& shape, const strides_t& strides = {}) {
+  return asarray(host::ndarray<T>::from_pointer(const_cast<T*>(host_ptr), shape, strides));
+}
+
+// cupy.array from nested braces: cupp::array<float>({{1, 2}, {3, 4}}).
+template <Dtype T>
+ndarray<T> array(std::initializer_list<T> l) {
+  return asarray(host::array<T>(l));
+}
+template <Dtype T>
+ndarray<T> array(std::initializer_list<std::initializer_list<T>> l) {
+  return asarray(host::array<T>(l));
+}
+template <Dtype T>
+ndarray<T> array(std::initializer_list<std::initializer_list<std::initializer_list<T>>> l) {
+  return asarray(host::array<T>(l));
+}
+
+// cupy.array(x, copy=): a new device array on the current device unless
+// copy is false and x is already there.
+template <Dtype T>
+ndarray<T> array(const ndarray<T>& x, bool copy = true) {
+  if (!copy) return asarray(x);
+  ndarray<T> out(x.shape(), detail::keep_order(x));
+  x.copy_into(out);
+  return out;
+}
+template <Dtype T>
+ndarray<T> array(const host::ndarray<T>& h) {
+  return asarray(h);
+}
+
+// A host copy of a device array (cupy.asnumpy); host arrays pass through.
+template <Dtype T>
+host::ndarray<T> asnumpy(const ndarray<T>& x, const transfer_options& opt = {}) {
+  return x.get(opt);
+}
+template <Dtype T>
+const host::ndarray<T>& asnumpy(const host::ndarray<T>& h) {
+  return h;
+}
+
+}  // namespace cupp

@@ -1,0 +1,14 @@
+// Everything cupp offers. Include a single concern (<cupp/ndarray.hpp>,
+// <cupp/npy.hpp>, ...) instead where compile time matters.
+#pragma once
+
+#include <cupp/config.hpp>
+#include <cupp/creation.hpp>
+#include <cupp/cuda/device.hpp>
+#include <cupp/cuda/memory.hpp>
+#include <cupp/cuda/runtime.hpp>
+#include <cupp/cuda/stream.hpp>
+#include <cupp/dtype.hpp>
+#include <cupp/errors.hpp>
+#include <cupp/ndarray.hpp>
+#include <cupp/shape.hpp>

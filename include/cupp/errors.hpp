@@ -1,0 +1,62 @@
+// Exception types. Each mirrors the Python exception NumPy or CuPy raises for
+// the same mistake, so that code ported from NumPy catches the same things.
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace cupp {
+
+// ValueError: an argument has the right type but an unacceptable value
+// (shapes that do not match, negative dimensions, a corrupt .npy header).
+class value_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// TypeError: the dtype of an argument does not fit the operation.
+class type_error : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// IndexError: an index outside the array's bounds or too many indices.
+class index_error : public std::out_of_range {
+ public:
+  using std::out_of_range::out_of_range;
+};
+
+// numpy.exceptions.AxisError, which NumPy derives from ValueError.
+class axis_error : public value_error {
+ public:
+  using value_error::value_error;
+};
+
+// OSError: a file that cannot be opened, read or written.
+class io_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// cupy.cuda.memory.OutOfMemoryError: the allocator could not satisfy a
+// request even after releasing its cached blocks.
+class out_of_memory_error : public std::bad_alloc {
+ public:
+  out_of_memory_error(std::string message, std::size_t requested, std::size_t total,
+                      std::size_t limit)
+      : message_(std::move(message)), requested_(requested), total_(total), limit_(limit) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+  // Bytes asked for (after rounding), bytes the pool held, and its limit
+  // (0 when there is none).
+  std::size_t requested_bytes() const noexcept { return requested_; }
+  std::size_t total_bytes() const noexcept { return total_; }
+  std::size_t limit_bytes() const noexcept { return limit_; }
+
+ private:
+  std::string message_;
+  std::size_t requested_, total_, limit_;
+};
+
+}  // namespace cupp

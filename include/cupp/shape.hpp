@@ -1,0 +1,209 @@
+// Shapes and strides: small inline vectors of index_t, printed as NumPy
+// prints tuples, and the layout rules (contiguity, default strides) NumPy
+// applies to them.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "config.hpp"
+#include "errors.hpp"
+
+namespace cupp {
+
+// Memory order of a new array or of a copy, as NumPy's order= argument.
+// 'A' and 'K' keep the source's layout where that is C or F.
+enum class order : char { C = 'C', F = 'F', A = 'A', K = 'K' };
+
+// A fixed-capacity vector of up to max_ndim extents or strides. It lives
+// inside every array handle, so views and copies of handles never allocate.
+class dims {
+ public:
+  using value_type = index_t;
+  using iterator = index_t*;
+  using const_iterator = const index_t*;
+
+  constexpr dims() noexcept = default;
+  dims(std::initializer_list<index_t> values) { assign(values.begin(), values.size()); }
+  template <class Int>
+    requires std::is_integral_v<Int>
+  dims(std::span<const Int> values) {
+    check_rank(static_cast<index_t>(values.size()));
+    for (std::size_t i = 0; i < values.size(); ++i) v_[i] = static_cast<index_t>(values[i]);
+    n_ = static_cast<int>(values.size());
+  }
+  template <class Int>
+    requires std::is_integral_v<Int>
+  dims(const std::vector<Int>& values) : dims(std::span<const Int>(values)) {}
+
+  // n copies of value.
+  static dims filled(int n, index_t value) {
+    dims d;
+    check_rank(n);
+    d.n_ = n;
+    std::fill_n(d.v_, n, value);
+    return d;
+  }
+
+  constexpr int size() const noexcept { return n_; }
+  constexpr bool empty() const noexcept { return n_ == 0; }
+  constexpr index_t& operator[](int i) noexcept { return v_[i]; }
+  constexpr const index_t& operator[](int i) const noexcept { return v_[i]; }
+  constexpr index_t* data() noexcept { return v_; }
+  constexpr const index_t* data() const noexcept { return v_; }
+  constexpr iterator begin() noexcept { return v_; }
+  constexpr iterator end() noexcept { return v_ + n_; }
+  constexpr const_iterator begin() const noexcept { return v_; }
+  constexpr const_iterator end() const noexcept { return v_ + n_; }
+  index_t& back() noexcept { return v_[n_ - 1]; }
+  index_t back() const noexcept { return v_[n_ - 1]; }
+
+  void push_back(index_t value) {
+    check_rank(n_ + 1);
+    v_[n_++] = value;
+  }
+  void resize(int n, index_t value = 0) {
+    check_rank(n);
+    for (int i = n_; i < n; ++i) v_[i] = value;
+    n_ = n;
+  }
+
+  std::vector<index_t> to_vector() const { return {begin(), end()}; }
+
+  friend bool operator==(const dims& a, const dims& b) noexcept {
+    return a.n_ == b.n_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+  // NumPy's message for a rank past the limit.
+  static void check_rank(index_t n) {
+    if (n > max_ndim)
+      throw value_error("maximum supported dimension for an ndarray is currently " +
+                        std::to_string(max_ndim) + ", found " + std::to_string(n));
+  }
+
+ private:
+  void assign(const index_t* values, std::size_t n) {
+    check_rank(static_cast<index_t>(n));
+    std::copy_n(values, n, v_);
+    n_ = static_cast<int>(n);
+  }
+
+  index_t v_[max_ndim] = {};
+  int n_ = 0;
+};
+
+using shape_t = dims;    // extents of each axis
+using strides_t = dims;  // bytes between neighbours along each axis
+
+// A shape as Python prints the tuple: "()", "(3,)", "(2, 3)".
+inline std::string to_string(const dims& d) {
+  std::string s = "(";
+  for (int i = 0; i < d.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(d[i]);
+  }
+  if (d.size() == 1) s += ",";
+  s += ")";
+  return s;
+}
+
+namespace detail {
+
+// Number of elements; throws NumPy's ValueError for a negative extent or for
+// a byte size past what an index can address.
+inline index_t checked_size(const shape_t& shape, index_t itemsize) {
+  index_t n = 1;
+  bool overflow = false;
+  for (index_t e : shape) {
+    if (e < 0) throw value_error("negative dimensions are not allowed");
+    if (e != 0 && n > (INT64_MAX / e)) overflow = true;
+    n = overflow ? n : n * e;
+  }
+  // A zero extent anywhere makes the array empty whatever the other extents.
+  for (index_t e : shape)
+    if (e == 0) return 0;
+  if (overflow || n > INT64_MAX / itemsize)
+    throw value_error(
+        "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
+        "size.");
+  return n;
+}
+
+inline index_t size_of(const shape_t& shape) noexcept {
+  index_t n = 1;
+  for (index_t e : shape) n *= e;
+  return n;
+}
+
+// Strides of a fresh C- or F-ordered array, in bytes.
+inline strides_t contiguous_strides(const shape_t& shape, index_t itemsize, order o = order::C) {
+  strides_t s = strides_t::filled(shape.size(), 0);
+  index_t step = itemsize;
+  if (o == order::F) {
+    for (int i = 0; i < shape.size(); ++i) {
+      s[i] = step;
+      step *= std::max<index_t>(shape[i], 1);
+    }
+  } else {
+    for (int i = shape.size() - 1; i >= 0; --i) {
+      s[i] = step;
+      step *= std::max<index_t>(shape[i], 1);
+    }
+  }
+  return s;
+}
+
+// NumPy's contiguity flags: axes of extent 1 may have any stride, and an
+// empty array is both C- and F-contiguous.
+inline bool is_c_contiguous(const shape_t& shape, const strides_t& strides, index_t itemsize) {
+  index_t expected = itemsize;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    if (shape[i] == 0) return true;
+  }
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= shape[i];
+  }
+  return true;
+}
+
+inline bool is_f_contiguous(const shape_t& shape, const strides_t& strides, index_t itemsize) {
+  for (int i = 0; i < shape.size(); ++i)
+    if (shape[i] == 0) return true;
+  index_t expected = itemsize;
+  for (int i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= shape[i];
+  }
+  return true;
+}
+
+// The lowest and one-past-highest byte offsets an array touches relative to
+// its data pointer (negative strides reach below it).
+struct byte_extent {
+  index_t lo = 0, hi = 0;
+};
+inline byte_extent extent_of(const shape_t& shape, const strides_t& strides, index_t itemsize) {
+  byte_extent e;
+  for (index_t x : shape)
+    if (x == 0) return e;
+  e.hi = itemsize;
+  for (int i = 0; i < shape.size(); ++i) {
+    const index_t reach = (shape[i] - 1) * strides[i];
+    if (reach < 0)
+      e.lo += reach;
+    else
+      e.hi += reach;
+  }
+  return e;
+}
+
+}  // namespace detail
+}  // namespace cupp

@@ -1,0 +1,1 @@
+#include "cupp_test.hpp"

@@ -1,0 +1,1 @@
+bool cupp_test_needs_gpu() { return true; }
