@@ -54,7 +54,8 @@ BOOST_AUTO_TEST_CASE(platform_integer_aliases) {
 
 BOOST_AUTO_TEST_CASE(kind_predicates) {
   static_assert(cupp::is_bool_v<bool> && !cupp::is_integer_v<bool>);
-  static_assert(cupp::is_signed_integer_v<std::int16_t> && cupp::is_unsigned_integer_v<std::uint8_t>);
+  static_assert(cupp::is_signed_integer_v<std::int16_t> &&
+                cupp::is_unsigned_integer_v<std::uint8_t>);
   static_assert(cupp::is_floating_v<__half> && cupp::is_floating_v<__nv_bfloat16>);
   static_assert(cupp::is_complex_v<cupp::complex64> && cupp::is_inexact_v<cupp::complex128>);
   static_assert(!cupp::is_inexact_v<std::int64_t>);
@@ -93,7 +94,8 @@ BOOST_AUTO_TEST_CASE(variadic_result_type) {
   static_assert(std::is_same_v<cupp::result_type_t<std::int8_t, std::uint8_t, __half>, float>);
   static_assert(std::is_same_v<cupp::result_type_t<bool, bool, bool>, bool>);
   static_assert(std::is_same_v<cupp::result_type_t<float>, float>);
-  static_assert(std::is_same_v<cupp::result_type_t<float, cupp::complex64, double>, cupp::complex128>);
+  static_assert(
+      std::is_same_v<cupp::result_type_t<float, cupp::complex64, double>, cupp::complex128>);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

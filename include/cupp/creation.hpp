@@ -15,20 +15,25 @@ namespace cupp {
 
 template <class R>
 concept host_range = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                     is_dtype_v<std::remove_cv_t<std::ranges::range_value_t<R>>>;
+    is_dtype_v<std::remove_cv_t<std::ranges::range_value_t<R>>>;
 
 namespace detail {
 
+// std::vector<bool> packs bits; keep one byte per element like the array.
+template <class T>
+using list_storage = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
+
 template <class T>
 struct nested_list {
-  std::vector<T> flat;
+  std::vector<list_storage<T>> flat;
   shape_t shape;
 };
 
 // Flattens nested braces into C order, rejecting ragged input as NumPy does.
 template <class T>
 nested_list<T> flatten(std::initializer_list<T> l) {
-  return {std::vector<T>(l), shape_t{static_cast<index_t>(l.size())}};
+  return {std::vector<list_storage<T>>(l.begin(), l.end()),
+          shape_t{static_cast<index_t>(l.size())}};
 }
 
 [[noreturn]] inline void ragged(const shape_t& detected, int after) {
@@ -70,7 +75,7 @@ nested_list<T> flatten(std::initializer_list<std::initializer_list<std::initiali
 }
 
 template <class T>
-host::ndarray<T> host_from_flat(const std::vector<T>& flat, const shape_t& shape) {
+host::ndarray<T> host_from_flat(const std::vector<list_storage<T>>& flat, const shape_t& shape) {
   host::ndarray<T> h(shape);
   if (!flat.empty()) std::memcpy(h.data(), flat.data(), flat.size() * sizeof(T));
   return h;
@@ -108,7 +113,8 @@ ndarray<T> empty(const shape_t& shape, order o = order::C) {
 template <Dtype T>
 ndarray<T> zeros(const shape_t& shape, order o = order::C) {
   ndarray<T> a(shape, o);
-  if (a.nbytes()) std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
+  if (a.nbytes())
+    std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
   return a;
 }
 
@@ -118,42 +124,44 @@ template <Dtype T>
 ndarray<T> empty_pinned(const shape_t& shape, order o = order::C) {
   const index_t n = detail::checked_size(shape, static_cast<index_t>(sizeof(T)));
   auto mem = cuda::alloc_pinned_memory(static_cast<std::size_t>(n) * sizeof(T));
-  return ndarray<T>(static_cast<T*>(mem.get()), shape,
-                    detail::contiguous_strides(shape, sizeof(T), o == order::F ? order::F : order::C),
-                    mem, -1, true);
+  return ndarray<T>(
+      static_cast<T*>(mem.get()), shape,
+      detail::contiguous_strides(shape, sizeof(T), o == order::F ? order::F : order::C), mem, -1,
+      true);
 }
 
 template <Dtype T>
 ndarray<T> zeros_pinned(const shape_t& shape, order o = order::C) {
-  auto a = empty_pinned<T>(shape, o);
-  if (a.nbytes()) std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
+  auto a = host::empty_pinned<T>(shape, o);
+  if (a.nbytes())
+    std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
   return a;
 }
 
 template <Dtype T, class S>
 ndarray<T> empty_like(const cupp::ndarray<T, S>& x) {
-  return empty<T>(x.shape(), detail::keep_order(x));
+  return host::empty<T>(x.shape(), detail::keep_order(x));
 }
 template <Dtype T, class S>
 ndarray<T> zeros_like(const cupp::ndarray<T, S>& x) {
-  return zeros<T>(x.shape(), detail::keep_order(x));
+  return host::zeros<T>(x.shape(), detail::keep_order(x));
 }
 
 // numpy.array from nested braces: host::array<float>({{1, 2}, {3, 4}}).
 template <Dtype T>
 ndarray<T> array(std::initializer_list<T> l) {
   auto n = detail::flatten(l);
-  return detail::host_from_flat(n.flat, n.shape);
+  return detail::host_from_flat<T>(n.flat, n.shape);
 }
 template <Dtype T>
 ndarray<T> array(std::initializer_list<std::initializer_list<T>> l) {
   auto n = detail::flatten(l);
-  return detail::host_from_flat(n.flat, n.shape);
+  return detail::host_from_flat<T>(n.flat, n.shape);
 }
 template <Dtype T>
 ndarray<T> array(std::initializer_list<std::initializer_list<std::initializer_list<T>>> l) {
   auto n = detail::flatten(l);
-  return detail::host_from_flat(n.flat, n.shape);
+  return detail::host_from_flat<T>(n.flat, n.shape);
 }
 
 // A host copy of a host array (numpy.array(x), which copies).
@@ -225,11 +233,11 @@ ndarray<T> zeros(const shape_t& shape, order o = order::C) {
 
 template <Dtype T, class S>
 ndarray<T> empty_like(const ndarray<T, S>& x) {
-  return empty<T>(x.shape(), detail::keep_order(x));
+  return cupp::empty<T>(x.shape(), detail::keep_order(x));
 }
 template <Dtype T, class S>
 ndarray<T> zeros_like(const ndarray<T, S>& x) {
-  return zeros<T>(x.shape(), detail::keep_order(x));
+  return cupp::zeros<T>(x.shape(), detail::keep_order(x));
 }
 
 // A device copy of a host array, keeping F order when the source has it.
@@ -254,7 +262,7 @@ ndarray<T> asarray(const ndarray<T>& x) {
 // Device copies of host data: 1-d, or of `shape` (C order).
 template <host_range R>
 auto asarray(const R& data) {
-  return asarray(host::ndarray<std::remove_cv_t<std::ranges::range_value_t<R>>>::from_pointer(
+  return cupp::asarray(host::ndarray<std::remove_cv_t<std::ranges::range_value_t<R>>>::from_pointer(
       const_cast<std::remove_cv_t<std::ranges::range_value_t<R>>*>(std::ranges::data(data)),
       shape_t{static_cast<index_t>(std::ranges::size(data))}));
 }
@@ -262,39 +270,40 @@ template <host_range R>
 auto asarray(const R& data, const shape_t& shape) {
   using T = std::remove_cv_t<std::ranges::range_value_t<R>>;
   detail::check_data_size<T>(std::ranges::size(data), shape);
-  return asarray(host::ndarray<T>::from_pointer(const_cast<T*>(std::ranges::data(data)), shape));
+  return cupp::asarray(
+      host::ndarray<T>::from_pointer(const_cast<T*>(std::ranges::data(data)), shape));
 }
 template <Dtype T>
 ndarray<T> asarray(const T* host_ptr, const shape_t& shape, const strides_t& strides = {}) {
-  return asarray(host::ndarray<T>::from_pointer(const_cast<T*>(host_ptr), shape, strides));
+  return cupp::asarray(host::ndarray<T>::from_pointer(const_cast<T*>(host_ptr), shape, strides));
 }
 
 // cupy.array from nested braces: cupp::array<float>({{1, 2}, {3, 4}}).
 template <Dtype T>
 ndarray<T> array(std::initializer_list<T> l) {
-  return asarray(host::array<T>(l));
+  return cupp::asarray(host::array<T>(l));
 }
 template <Dtype T>
 ndarray<T> array(std::initializer_list<std::initializer_list<T>> l) {
-  return asarray(host::array<T>(l));
+  return cupp::asarray(host::array<T>(l));
 }
 template <Dtype T>
 ndarray<T> array(std::initializer_list<std::initializer_list<std::initializer_list<T>>> l) {
-  return asarray(host::array<T>(l));
+  return cupp::asarray(host::array<T>(l));
 }
 
 // cupy.array(x, copy=): a new device array on the current device unless
 // copy is false and x is already there.
 template <Dtype T>
 ndarray<T> array(const ndarray<T>& x, bool copy = true) {
-  if (!copy) return asarray(x);
+  if (!copy) return cupp::asarray(x);
   ndarray<T> out(x.shape(), detail::keep_order(x));
   x.copy_into(out);
   return out;
 }
 template <Dtype T>
 ndarray<T> array(const host::ndarray<T>& h) {
-  return asarray(h);
+  return cupp::asarray(h);
 }
 
 // A host copy of a device array (cupy.asnumpy); host arrays pass through.

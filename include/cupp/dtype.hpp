@@ -162,9 +162,8 @@ struct dtype_of_type<short> : std::integral_constant<dtype_id, dtype_id::int16> 
 template <>
 struct dtype_of_type<int> : std::integral_constant<dtype_id, dtype_id::int32> {};
 template <>
-struct dtype_of_type<long> : std::integral_constant<dtype_id, sizeof(long) == 8 ? dtype_id::int64
-                                                                                 : dtype_id::int32> {
-};
+struct dtype_of_type<long>
+    : std::integral_constant<dtype_id, sizeof(long) == 8 ? dtype_id::int64 : dtype_id::int32> {};
 template <>
 struct dtype_of_type<long long> : std::integral_constant<dtype_id, dtype_id::int64> {};
 template <>
@@ -243,16 +242,16 @@ using type_of_t = typename detail::type_of_dtype<Id>::type;
 template <class T>
 inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 template <class T>
-inline constexpr bool is_signed_integer_v = is_dtype_v<T> && dtype_of<T>().kind == 'i';
+inline constexpr bool is_signed_integer_v = is_dtype_v<T>&& dtype_of<T>().kind == 'i';
 template <class T>
-inline constexpr bool is_unsigned_integer_v = is_dtype_v<T> && dtype_of<T>().kind == 'u';
+inline constexpr bool is_unsigned_integer_v = is_dtype_v<T>&& dtype_of<T>().kind == 'u';
 template <class T>
 inline constexpr bool is_integer_v = is_signed_integer_v<T> || is_unsigned_integer_v<T>;
 template <class T>
-inline constexpr bool is_floating_v =
-    is_dtype_v<T> && (dtype_of<T>().kind == 'f' || std::is_same_v<T, __nv_bfloat16>);
+inline constexpr bool is_floating_v = is_dtype_v<T> && (dtype_of<T>().kind == 'f' ||
+                                                        std::is_same_v<T, __nv_bfloat16>);
 template <class T>
-inline constexpr bool is_complex_v = is_dtype_v<T> && dtype_of<T>().kind == 'c';
+inline constexpr bool is_complex_v = is_dtype_v<T>&& dtype_of<T>().kind == 'c';
 template <class T>
 inline constexpr bool is_inexact_v = is_floating_v<T> || is_complex_v<T>;
 
@@ -268,7 +267,9 @@ inline constexpr bool is_inexact_v = is_floating_v<T> || is_complex_v<T>;
 
 namespace detail {
 
-constexpr int int_bits(dtype d) { return d.itemsize * 8; }
+constexpr int int_bits(dtype d) {
+  return d.itemsize * 8;
+}
 
 // numpy.can_cast(from, to, casting="safe") for the builtin dtypes.
 constexpr bool can_cast_safe(dtype_id from_id, dtype_id to_id) {
@@ -286,14 +287,14 @@ constexpr bool can_cast_safe(dtype_id from_id, dtype_id to_id) {
       if (to.kind == 'u') return to.itemsize >= from.itemsize;
       if (to.kind == 'i') return to.itemsize > from.itemsize;
       if (to.kind == 'f') return to.itemsize >= float_size_for_int(int_bits(from), false);
-      if (to.kind == 'c') return to.itemsize / 2 >= float_size_for_int(int_bits(from), false) &&
-                                 to.itemsize / 2 >= 4;
+      if (to.kind == 'c')
+        return to.itemsize / 2 >= float_size_for_int(int_bits(from), false) && to.itemsize / 2 >= 4;
       return false;
     case 'i':
       if (to.kind == 'i') return to.itemsize >= from.itemsize;
       if (to.kind == 'f') return to.itemsize >= float_size_for_int(int_bits(from), true);
-      if (to.kind == 'c') return to.itemsize / 2 >= float_size_for_int(int_bits(from), true) &&
-                                 to.itemsize / 2 >= 4;
+      if (to.kind == 'c')
+        return to.itemsize / 2 >= float_size_for_int(int_bits(from), true) && to.itemsize / 2 >= 4;
       return false;
     case 'f':
       if (to.kind == 'f') return to.itemsize >= from.itemsize;
@@ -306,9 +307,10 @@ constexpr bool can_cast_safe(dtype_id from_id, dtype_id to_id) {
 }
 
 inline constexpr std::array<dtype_id, 14> promotion_order{
-    dtype_id::bool_,  dtype_id::uint8,   dtype_id::int8,    dtype_id::uint16,    dtype_id::int16,
-    dtype_id::uint32, dtype_id::int32,   dtype_id::uint64,  dtype_id::int64,     dtype_id::float16,
-    dtype_id::float32, dtype_id::float64, dtype_id::complex64, dtype_id::complex128};
+    dtype_id::bool_,     dtype_id::uint8,     dtype_id::int8,    dtype_id::uint16,
+    dtype_id::int16,     dtype_id::uint32,    dtype_id::int32,   dtype_id::uint64,
+    dtype_id::int64,     dtype_id::float16,   dtype_id::float32, dtype_id::float64,
+    dtype_id::complex64, dtype_id::complex128};
 
 // The promoted dtype, or nullopt where NumPy has no common dtype.
 constexpr std::optional<dtype_id> promote(dtype_id a, dtype_id b) {
@@ -337,8 +339,8 @@ constexpr std::optional<dtype_id> promote(dtype_id a, dtype_id b) {
 template <class A, class B>
 struct result_type_impl {};
 template <class A, class B>
-  requires(is_dtype_v<A> && is_dtype_v<B> && promote(dtype_id_of<A>, dtype_id_of<B>).has_value())
-struct result_type_impl<A, B> {
+requires(is_dtype_v<A>&& is_dtype_v<B>&& promote(dtype_id_of<A>, dtype_id_of<B>)
+             .has_value()) struct result_type_impl<A, B> {
   using type = type_of_t<*promote(dtype_id_of<A>, dtype_id_of<B>)>;
 };
 
@@ -352,7 +354,9 @@ constexpr std::optional<dtype> result_type(dtype a, dtype b) {
 
 // True when NumPy has a common dtype for A and B.
 template <class A, class B>
-concept Promotable = requires { typename detail::result_type_impl<A, B>::type; };
+concept Promotable = requires {
+  typename detail::result_type_impl<A, B>::type;
+};
 
 namespace detail {
 template <class A, class... Rest>

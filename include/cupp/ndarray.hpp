@@ -7,7 +7,8 @@
 #pragma once
 
 #if !defined(__CUDACC__)
-#error "<cupp/ndarray.hpp> contains CUDA kernels: compile this file with nvcc (a .cu source, or LANGUAGE CUDA in CMake)"
+#error \
+    "<cupp/ndarray.hpp> contains CUDA kernels: compile this file with nvcc (a .cu source, or LANGUAGE CUDA in CMake)"
 #endif
 
 #include <concepts>
@@ -78,13 +79,13 @@ namespace detail {
 // the widest vector instructions.
 inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
   if (nbytes == 0) return nullptr;
-  void* p = ::operator new(nbytes, std::align_val_t{64});
-  return cuda::memory_ptr(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+  void* p = ::operator new (nbytes, std::align_val_t{64});
+  return cuda::memory_ptr(p, [](void* q) { ::operator delete (q, std::align_val_t{64}); });
 }
 
 inline std::string index_count_message(int got, int ndim) {
-  return "too many indices for array: array is " + std::to_string(ndim) +
-         "-dimensional, but " + std::to_string(got) + " were indexed";
+  return "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
+         std::to_string(got) + " were indexed";
 }
 
 }  // namespace detail
@@ -239,8 +240,7 @@ class ndarray {
   T item(I... idx) const {
     const T* p;
     if constexpr (sizeof...(I) == 0) {
-      if (size() != 1)
-        throw value_error("can only convert an array of size 1 to a Python scalar");
+      if (size() != 1) throw value_error("can only convert an array of size 1 to a Python scalar");
       p = data_;
     } else if constexpr (sizeof...(I) == 1) {
       const index_t flat[] = {static_cast<index_t>(idx)...};
@@ -269,13 +269,10 @@ class ndarray {
     if constexpr (is_device) {
       return get().to_vector();
     } else {
-      std::vector<T> v(static_cast<std::size_t>(size()));
-      if (v.empty()) return v;
-      const auto dense = detail::contiguous_strides(shape_, itemsize());
-      detail::host_strided_copy(reinterpret_cast<char*>(v.data()),
-                                reinterpret_cast<const char*>(data_),
-                                detail::plan_copy(shape_, dense, strides_), itemsize());
-      return v;
+      if (size() == 0) return {};
+      if (flags_.c_contiguous) return std::vector<T>(data_, data_ + size());
+      const host_type dense = copy(order::C);
+      return std::vector<T>(dense.data_, dense.data_ + size());
     }
   }
 
@@ -283,12 +280,10 @@ class ndarray {
 
   // A host copy (cupy.ndarray.get). Non-blocking copies land in pinned
   // memory; synchronize the stream before reading them.
-  host_type get(const transfer_options& opt = {}) const
-    requires is_device
-  {
-    const order layout =
-        (opt.ord == order::A || opt.ord == order::K) ? (flags_.f_contiguous && !flags_.c_contiguous ? order::F : order::C)
-                                                     : (opt.ord == order::F ? order::F : order::C);
+  host_type get(const transfer_options& opt = {}) const requires is_device {
+    const order layout = (opt.ord == order::A || opt.ord == order::K)
+                             ? (flags_.f_contiguous && !flags_.c_contiguous ? order::F : order::C)
+                             : (opt.ord == order::F ? order::F : order::C);
     host_type out;
     if (opt.blocking) {
       out = host_type(shape_, layout);
@@ -303,9 +298,7 @@ class ndarray {
   }
 
   // Copies into an existing host array of the same shape (get(out=...)).
-  void get_into(const host_type& out, const transfer_options& opt = {}) const
-    requires is_device
-  {
+  void get_into(const host_type& out, const transfer_options& opt = {}) const requires is_device {
     if (out.shape() != shape_)
       throw value_error("Shape mismatch. Old shape: " + to_string(out.shape()) +
                         ", new shape: " + to_string(shape_));
@@ -315,8 +308,8 @@ class ndarray {
     const bool same_layout = (out.is_c_contiguous() && flags_.c_contiguous) ||
                              (out.is_f_contiguous() && flags_.f_contiguous);
     if (same_layout) {
-      detail::copy_device_to_host(out.data(), data_, static_cast<std::size_t>(nbytes()), device_,
-                                  s, opt.blocking, out.memory());
+      detail::copy_device_to_host(out.data(), data_, static_cast<std::size_t>(nbytes()), device_, s,
+                                  opt.blocking, out.memory());
       return;
     }
     // Make a device copy in the destination's layout (or C), then transfer.
@@ -333,17 +326,14 @@ class ndarray {
     host_type stage(shape_, layout);
     detail::copy_device_to_host(stage.data(), dense.data(), static_cast<std::size_t>(nbytes()),
                                 device_, s, true);
-    detail::host_strided_copy(reinterpret_cast<char*>(out.data()),
-                              reinterpret_cast<const char*>(stage.data()),
-                              detail::plan_copy(shape_, out.strides(), stage.strides()),
-                              itemsize());
+    detail::host_strided_copy(
+        reinterpret_cast<char*>(out.data()), reinterpret_cast<const char*>(stage.data()),
+        detail::plan_copy(shape_, out.strides(), stage.strides()), itemsize());
   }
 
   // Copies host data into this array (cupy.ndarray.set). The shapes must
   // match; any layout works on either side.
-  void set(const host_type& src, const transfer_options& opt = {}) const
-    requires is_device
-  {
+  void set(const host_type& src, const transfer_options& opt = {}) const requires is_device {
     if (src.shape() != shape_)
       throw value_error("Shape mismatch. Old shape: " + to_string(shape_) +
                         ", new shape: " + to_string(src.shape()));
@@ -353,24 +343,22 @@ class ndarray {
     const bool same_layout = (src.is_c_contiguous() && flags_.c_contiguous) ||
                              (src.is_f_contiguous() && flags_.f_contiguous);
     if (same_layout) {
-      detail::copy_host_to_device(data_, src.data(), static_cast<std::size_t>(nbytes()), device_,
-                                  s, opt.blocking);
+      detail::copy_host_to_device(data_, src.data(), static_cast<std::size_t>(nbytes()), device_, s,
+                                  opt.blocking);
       return;
     }
     // Upload a dense image of the source, then scatter it on the device.
     host_type dense_host =
         (src.is_c_contiguous() || src.is_f_contiguous()) ? src : src.copy(order::C);
     ndarray dense(shape_, dense_host.is_c_contiguous() ? order::C : order::F);
-    detail::copy_host_to_device(dense.data(), dense_host.data(),
-                                static_cast<std::size_t>(nbytes()), device_, s, opt.blocking);
+    detail::copy_host_to_device(dense.data(), dense_host.data(), static_cast<std::size_t>(nbytes()),
+                                device_, s, opt.blocking);
     dense.copy_into(*this, s);
     sync_if_nonblocking_temp(opt, s);
   }
 
   // Copies `values` (size() elements in C order) into this array.
-  void set(std::span<const T> values, const transfer_options& opt = {}) const
-    requires is_device
-  {
+  void set(std::span<const T> values, const transfer_options& opt = {}) const requires is_device {
     if (static_cast<index_t>(values.size()) != size())
       throw value_error("cannot copy " + std::to_string(values.size()) +
                         " elements into an array of shape " + to_string(shape_) + " (size " +
@@ -405,7 +393,8 @@ class ndarray {
         return;
       }
       if (dst.device_ != device_) {
-        ndarray local = copy(dst.flags_.f_contiguous && !dst.flags_.c_contiguous ? order::F : order::C);
+        ndarray local =
+            copy(dst.flags_.f_contiguous && !dst.flags_.c_contiguous ? order::F : order::C);
         local.copy_into(dst, s);
         return;
       }
@@ -447,9 +436,8 @@ class ndarray {
   T* element_ptr(const index_t* idx, int n) const {
     if (n > ndim()) throw index_error(detail::index_count_message(n, ndim()));
     if (n < ndim())
-      throw index_error("an element needs one index per axis: array is " +
-                        std::to_string(ndim()) + "-dimensional, but " + std::to_string(n) +
-                        " were indexed");
+      throw index_error("an element needs one index per axis: array is " + std::to_string(ndim()) +
+                        "-dimensional, but " + std::to_string(n) + " were indexed");
     index_t off = 0;
     for (int a = 0; a < n; ++a) {
       index_t i = idx[a];

@@ -31,15 +31,14 @@ class dims {
   constexpr dims() noexcept = default;
   dims(std::initializer_list<index_t> values) { assign(values.begin(), values.size()); }
   template <class Int>
-    requires std::is_integral_v<Int>
-  dims(std::span<const Int> values) {
+  requires std::is_integral_v<Int> dims(std::span<const Int> values) {
     check_rank(static_cast<index_t>(values.size()));
-    for (std::size_t i = 0; i < values.size(); ++i) v_[i] = static_cast<index_t>(values[i]);
     n_ = static_cast<int>(values.size());
+    for (int i = 0; i < n_ && i < max_ndim; ++i) v_[i] = static_cast<index_t>(values[i]);
   }
   template <class Int>
-    requires std::is_integral_v<Int>
-  dims(const std::vector<Int>& values) : dims(std::span<const Int>(values)) {}
+  requires std::is_integral_v<Int> dims(const std::vector<Int>& values)
+      : dims(std::span<const Int>(values)) {}
 
   // n copies of value.
   static dims filled(int n, index_t value) {

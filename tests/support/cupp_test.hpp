@@ -36,16 +36,15 @@ inline std::vector<std::string> fixture_lines(const std::string& relative) {
 
 // cupp's fifteen dtypes.
 inline constexpr auto all_dtypes =
-    boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                         std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, __half,
-                         __nv_bfloat16, float, double, cuda::std::complex<float>,
-                         cuda::std::complex<double>>;
+    boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                         std::uint16_t, std::uint32_t, std::uint64_t, __half, __nv_bfloat16, float,
+                         double, cuda::std::complex<float>, cuda::std::complex<double>>;
 
 // The same list for BOOST_AUTO_TEST_CASE_TEMPLATE.
-using dtype_list = std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                              std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, __half,
-                              __nv_bfloat16, float, double, cuda::std::complex<float>,
-                              cuda::std::complex<double>>;
+using dtype_list =
+    std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+               std::uint16_t, std::uint32_t, std::uint64_t, __half, __nv_bfloat16, float, double,
+               cuda::std::complex<float>, cuda::std::complex<double>>;
 
 // A deterministic value of any dtype for element i (never all zeros).
 template <class T>

@@ -1,1 +1,3 @@
-bool cupp_test_needs_gpu() { return false; }
+bool cupp_test_needs_gpu() {
+  return false;
+}

@@ -32,7 +32,8 @@ namespace cupp::detail {
 // "1,048,576": byte counts in messages are easier to read grouped.
 inline std::string group_digits(std::size_t n) {
   std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
 

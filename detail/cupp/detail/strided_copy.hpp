@@ -139,12 +139,23 @@ inline void device_strided_copy(char* dst, const char* src, const copy_plan& p, 
   const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
   const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap)));
   switch (itemsize) {
-    case 1: strided_copy_kernel<1><<<blocks, threads, 0, stream>>>(dst, src, p); break;
-    case 2: strided_copy_kernel<2><<<blocks, threads, 0, stream>>>(dst, src, p); break;
-    case 4: strided_copy_kernel<4><<<blocks, threads, 0, stream>>>(dst, src, p); break;
-    case 8: strided_copy_kernel<8><<<blocks, threads, 0, stream>>>(dst, src, p); break;
-    case 16: strided_copy_kernel<16><<<blocks, threads, 0, stream>>>(dst, src, p); break;
-    default: throw value_error("unsupported item size " + std::to_string(itemsize));
+    case 1:
+      strided_copy_kernel<1><<<blocks, threads, 0, stream>>>(dst, src, p);
+      break;
+    case 2:
+      strided_copy_kernel<2><<<blocks, threads, 0, stream>>>(dst, src, p);
+      break;
+    case 4:
+      strided_copy_kernel<4><<<blocks, threads, 0, stream>>>(dst, src, p);
+      break;
+    case 8:
+      strided_copy_kernel<8><<<blocks, threads, 0, stream>>>(dst, src, p);
+      break;
+    case 16:
+      strided_copy_kernel<16><<<blocks, threads, 0, stream>>>(dst, src, p);
+      break;
+    default:
+      throw value_error("unsupported item size " + std::to_string(itemsize));
   }
   cuda::check_last_launch("strided copy");
 }

@@ -102,7 +102,8 @@ void run_team(int team, std::size_t steps, int device, Work work, Between betwee
 inline std::pair<std::size_t, std::size_t> share(std::size_t len, int t, int team) {
   const std::size_t unit = 64;
   const std::size_t units = (len + unit - 1) / unit;
-  const std::size_t per = (units + static_cast<std::size_t>(team) - 1) / static_cast<std::size_t>(team);
+  const std::size_t per =
+      (units + static_cast<std::size_t>(team) - 1) / static_cast<std::size_t>(team);
   const std::size_t begin = std::min(len, per * unit * static_cast<std::size_t>(t));
   const std::size_t end = std::min(len, begin + per * unit);
   return {begin, end};
@@ -151,7 +152,8 @@ inline void pipelined_h2d(char* dst, const char* src, std::size_t n, int device,
   const auto& t = tuning();
   const std::size_t chunk = std::min(t.chunk, n);
   const std::size_t steps = (n + chunk - 1) / chunk;
-  const int nbuf = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(t.buffers, 1)), steps));
+  const int nbuf = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(t.buffers, 1)), steps));
   staging st(nbuf, chunk, device);
   run_team(
       copy_threads(chunk), steps, device,
@@ -162,9 +164,9 @@ inline void pipelined_h2d(char* dst, const char* src, std::size_t n, int device,
       },
       [&](std::size_t i) {
         const std::size_t len = std::min(chunk, n - i * chunk);
-        cuda::check(cudaMemcpyAsync(dst + i * chunk, st.buffer(i), len, cudaMemcpyHostToDevice,
-                                    stream),
-                    "cudaMemcpyAsync");
+        cuda::check(
+            cudaMemcpyAsync(dst + i * chunk, st.buffer(i), len, cudaMemcpyHostToDevice, stream),
+            "cudaMemcpyAsync");
         cuda::check(cudaEventRecord(st.event(i), stream), "cudaEventRecord");
         // The next step refills the buffer that chunk i + 1 - nbuf used.
         if (i + 1 < steps && i + 1 >= static_cast<std::size_t>(nbuf))
@@ -178,13 +180,13 @@ inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
   const auto& t = tuning();
   const std::size_t chunk = std::min(t.chunk, n);
   const std::size_t steps = (n + chunk - 1) / chunk;
-  const int nbuf = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(t.buffers, 1)), steps));
+  const int nbuf = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(t.buffers, 1)), steps));
   staging st(nbuf, chunk, device);
   auto enqueue = [&](std::size_t i) {
     const std::size_t len = std::min(chunk, n - i * chunk);
-    cuda::check(
-        cudaMemcpyAsync(st.buffer(i), src + i * chunk, len, cudaMemcpyDeviceToHost, stream),
-        "cudaMemcpyAsync");
+    cuda::check(cudaMemcpyAsync(st.buffer(i), src + i * chunk, len, cudaMemcpyDeviceToHost, stream),
+                "cudaMemcpyAsync");
     cuda::check(cudaEventRecord(st.event(i), stream), "cudaEventRecord");
   };
   for (std::size_t i = 0; i < static_cast<std::size_t>(nbuf); ++i) enqueue(i);
@@ -198,7 +200,8 @@ inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
       },
       [&](std::size_t i) {
         if (i + nbuf < steps) enqueue(i + nbuf);
-        if (i + 1 < steps) cuda::check(cudaEventSynchronize(st.event(i + 1)), "cudaEventSynchronize");
+        if (i + 1 < steps)
+          cuda::check(cudaEventSynchronize(st.event(i + 1)), "cudaEventSynchronize");
       });
   st.release(stream, true);
 }
@@ -265,7 +268,8 @@ inline void copy_device_to_host(void* dst, const void* src, std::size_t n, int d
   cuda::memory_ptr stage = cuda::get_default_pinned_memory_pool().malloc(n);
   cuda::check(cudaMemcpyAsync(stage.get(), src, n, cudaMemcpyDeviceToHost, stream),
               "cudaMemcpyAsync");
-  auto* job = new std::pair<cuda::memory_ptr, cuda::memory_ptr>(std::move(stage), std::move(keep_alive));
+  auto* job =
+      new std::pair<cuda::memory_ptr, cuda::memory_ptr>(std::move(stage), std::move(keep_alive));
   struct payload {
     void* dst;
     std::size_t n;

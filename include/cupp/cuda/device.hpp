@@ -66,7 +66,9 @@ class device_scope {
   int previous_;
 };
 
-inline device_scope Device::scope() const { return device_scope(id_); }
+inline device_scope Device::scope() const {
+  return device_scope(id_);
+}
 
 inline void Device::synchronize() const {
   device_scope s(id_);
@@ -74,6 +76,8 @@ inline void Device::synchronize() const {
 }
 
 // The current device of the calling thread.
-inline Device get_device() { return Device(runtime::getDevice(), Device::unchecked_t{}); }
+inline Device get_device() {
+  return Device(runtime::getDevice(), Device::unchecked_t{});
+}
 
 }  // namespace cupp::cuda

@@ -203,8 +203,7 @@ class MemoryAsyncPool {
       const cudaError_t again = cudaMallocAsync(&p, nbytes, stream->handle);
       if (again == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError();
-        throw out_of_memory_error("Out of memory allocating " +
-                                      cupp::detail::group_digits(nbytes) +
+        throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(nbytes) +
                                       " bytes through cudaMallocAsync on device " +
                                       std::to_string(dev),
                                   nbytes, total_bytes(), 0);
@@ -246,8 +245,8 @@ class MemoryAsyncPool {
     static std::array<std::once_flag, max_devices> once;
     std::call_once(once[dev], [dev] {
       if (!runtime::getDeviceProperties(dev).memoryPoolsSupported)
-        throw cuda_error(cudaErrorNotSupported, "device " + std::to_string(dev) +
-                                                    " does not support cudaMallocAsync");
+        throw cuda_error(cudaErrorNotSupported,
+                         "device " + std::to_string(dev) + " does not support cudaMallocAsync");
       std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
       check(cudaMemPoolSetAttribute(pool_of(dev), cudaMemPoolAttrReleaseThreshold, &threshold),
             "cudaMemPoolSetAttribute");
@@ -267,9 +266,9 @@ inline allocator_fn malloc_allocator() {
     if (n == 0) return nullptr;
     void* p = detail::upstream_malloc(n, false);
     if (!p)
-      throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
-                                    " bytes through cudaMalloc",
-                                n, 0, 0);
+      throw out_of_memory_error(
+          "Out of memory allocating " + cupp::detail::group_digits(n) + " bytes through cudaMalloc",
+          n, 0, 0);
     return memory_ptr(p, [](void* q) { (void)cudaFree(q); });
   };
 }
@@ -288,16 +287,21 @@ inline allocator_fn managed_allocator() {
 }
 
 // cudaMallocAsync on the current stream, freed on the same stream.
-inline allocator_fn malloc_async_allocator() { return MemoryAsyncPool().as_allocator(); }
+inline allocator_fn malloc_async_allocator() {
+  return MemoryAsyncPool().as_allocator();
+}
 
 // The default memory pool as an allocator.
-inline allocator_fn pool_allocator() { return get_default_memory_pool().as_allocator(); }
+inline allocator_fn pool_allocator() {
+  return get_default_memory_pool().as_allocator();
+}
 
 // A user-provided pair: allocate(nbytes, stream) returns device memory (or
 // nullptr when out of memory); deallocate(ptr, nbytes, stream) takes it back
 // and is called with the stream the memory was allocated on.
-inline allocator_fn user_allocator(std::function<void*(std::size_t, cudaStream_t)> allocate,
-                                   std::function<void(void*, std::size_t, cudaStream_t)> deallocate) {
+inline allocator_fn user_allocator(
+    std::function<void*(std::size_t, cudaStream_t)> allocate,
+    std::function<void(void*, std::size_t, cudaStream_t)> deallocate) {
   return [allocate = std::move(allocate),
           deallocate = std::move(deallocate)](std::size_t n) -> memory_ptr {
     if (n == 0) return nullptr;
@@ -493,7 +497,9 @@ class PinnedMemoryPool {
                return e != cudaErrorNotReady;
              },
          .token_release =
-             [](void* t) { detail::pinned_events().release(static_cast<detail::pinned_token*>(t)); }},
+             [](void* t) {
+               detail::pinned_events().release(static_cast<detail::pinned_token*>(t));
+             }},
         "host (pinned memory)",
         cupp::detail::caching_allocator::default_rounding,
         /*track_addresses=*/true};

@@ -114,9 +114,13 @@ inline int getDevice() {
   return d;
 }
 
-inline void setDevice(int device) { check(cudaSetDevice(device), "cudaSetDevice"); }
+inline void setDevice(int device) {
+  check(cudaSetDevice(device), "cudaSetDevice");
+}
 
-inline void deviceSynchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+inline void deviceSynchronize() {
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
 
 inline int runtimeGetVersion() {
   int v = 0;
@@ -156,8 +160,8 @@ namespace detail {
 inline void check_device_id(int device) {
   const int n = runtime::getDeviceCount();
   if (device < 0 || device >= n)
-    throw cuda_error(cudaErrorInvalidDevice, "device " + std::to_string(device) +
-                                                 " requested, " + std::to_string(n) +
+    throw cuda_error(cudaErrorInvalidDevice, "device " + std::to_string(device) + " requested, " +
+                                                 std::to_string(n) +
                                                  (n == 1 ? " device" : " devices") + " present");
 }
 
@@ -188,8 +192,7 @@ inline DeviceProperties query_properties(int device) {
   // Fields CUDA 13 dropped from cudaDeviceProp remain device attributes.
   if (cudaDeviceGetAttribute(&r.clockRate, cudaDevAttrClockRate, device) != cudaSuccess)
     (void)cudaGetLastError();
-  if (cudaDeviceGetAttribute(&r.memoryClockRate, cudaDevAttrMemoryClockRate, device) !=
-      cudaSuccess)
+  if (cudaDeviceGetAttribute(&r.memoryClockRate, cudaDevAttrMemoryClockRate, device) != cudaSuccess)
     (void)cudaGetLastError();
   r.memoryBusWidth = p.memoryBusWidth;
   r.l2CacheSize = p.l2CacheSize;

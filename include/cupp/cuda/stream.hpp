@@ -110,9 +110,8 @@ class Stream {
     p->non_blocking = non_blocking;
     p->priority = priority;
     p->id = detail::next_stream_id();
-    check(cudaStreamCreateWithPriority(&p->handle,
-                                       non_blocking ? cudaStreamNonBlocking : cudaStreamDefault,
-                                       priority),
+    check(cudaStreamCreateWithPriority(
+              &p->handle, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault, priority),
           "cudaStreamCreateWithPriority");
     p->owned = true;
     impl_ = std::move(p);
@@ -188,8 +187,8 @@ class Stream {
     return a.impl_->id == b.impl_->id;
   }
   friend std::ostream& operator<<(std::ostream& os, const Stream& s) {
-    return os << "<Stream " << static_cast<const void*>(s.handle()) << " (device "
-              << s.device_id() << ")>";
+    return os << "<Stream " << static_cast<const void*>(s.handle()) << " (device " << s.device_id()
+              << ")>";
   }
 
   // For the memory pools and transfers.
@@ -231,7 +230,9 @@ class stream_scope {
   std::shared_ptr<detail::stream_impl> previous_;
 };
 
-inline stream_scope Stream::scope() const { return stream_scope(*this); }
+inline stream_scope Stream::scope() const {
+  return stream_scope(*this);
+}
 
 // The calling thread's current stream on the current device (or on
 // `device`): the null stream unless a Stream was made current, or the
@@ -272,7 +273,9 @@ class Event {
 
   // Records the event at the current end of `stream` (the current stream
   // when none is given).
-  void record(const Stream& stream) { check(cudaEventRecord(handle(), stream.handle()), "cudaEventRecord"); }
+  void record(const Stream& stream) {
+    check(cudaEventRecord(handle(), stream.handle()), "cudaEventRecord");
+  }
   void record() { record(get_current_stream()); }
   // Blocks until the recorded work is done.
   void synchronize() const { check(cudaEventSynchronize(handle()), "cudaEventSynchronize"); }
@@ -309,7 +312,9 @@ inline float get_elapsed_time(const Event& start, const Event& end) {
 inline void Stream::wait_event(const Event& event) const {
   check(cudaStreamWaitEvent(handle(), event.handle(), 0), "cudaStreamWaitEvent");
 }
-inline void Stream::record(Event& event) const { event.record(*this); }
+inline void Stream::record(Event& event) const {
+  event.record(*this);
+}
 inline Event Stream::record() const {
   Event e;
   e.record(*this);
