@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Builds the benchmarks, runs them, the CuPy reference and the compile-time
+# benchmark, and collects everything in OUT_DIR:
+#
+#   OUT_DIR/bench.log      every line every step printed (the build included)
+#   OUT_DIR/results.json   all numbers, machine-readable
+#   OUT_DIR/summary.txt    the side-by-side table printed last
+#
+# usage: bench/run_benchmarks.sh OUT_DIR [BUILD_DIR]
+#   BUILD_DIR defaults to build-bench (a build tree of its own: it is
+#   configured with tests and examples off).
+# Environment:
+#   BENCH_SKIP="cupy compile"       steps to leave out (memory_pool transfer cupy compile)
+#   BENCH_MEMORY_POOL_ARGS, BENCH_TRANSFER_ARGS, BENCH_CUPY_ARGS, BENCH_COMPILE_ARGS
+#                                   extra arguments for each step (e.g. "--mib 512")
+#   BENCH_JOBS                      build parallelism (default: every core)
+# Exit status: 0 when every step ran or was skipped (77: no GPU / no CuPy),
+# 1 when a step failed; the table is printed either way.
+set -u -o pipefail
+
+if [[ $# -lt 1 ]]; then
+  echo "usage: $0 OUT_DIR [BUILD_DIR]" >&2
+  exit 2
+fi
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=$(mkdir -p "$1" && cd "$1" && pwd)
+BUILD=${2:-build-bench}
+[[ $BUILD = /* ]] || BUILD="$ROOT/$BUILD"
+JOBS=${BENCH_JOBS:-$(nproc 2>/dev/null || echo 4)}
+SKIP=" ${BENCH_SKIP:-} "
+LOG="$OUT/bench.log"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cupp_bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+: >"$LOG"
+
+T0=$(date +%s)
+status=0
+declare -A STEP_RC
+
+say() { echo "$*" | tee -a "$LOG"; }
+elapsed() { echo $(($(date +%s) - T0)); }
+
+# run_step NAME TIMEOUT_S COMMAND...: output to the log and the terminal.
+run_step() {
+  local name=$1 limit=$2
+  shift 2
+  if [[ $SKIP == *" $name "* ]]; then
+    say "== $name: left out (BENCH_SKIP)"
+    STEP_RC[$name]=skip
+    return
+  fi
+  say ""
+  say "== $name [$(elapsed) s]: $*"
+  local start
+  start=$(date +%s)
+  timeout --signal=INT --kill-after=10 "$limit" "$@" 2>&1 | tee -a "$LOG"
+  local rc=${PIPESTATUS[0]}
+  STEP_RC[$name]=$rc
+  case $rc in
+    0) say "== $name: done in $(($(date +%s) - start)) s" ;;
+    77) say "== $name: skipped (exit 77)" ;;
+    124) say "== $name: TIMED OUT after $limit s"; status=1 ;;
+    *) say "== $name: FAILED (exit $rc)"; status=1 ;;
+  esac
+}
+
+say "cupp benchmarks: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(hostname), $JOBS cores"
+say "repository: $ROOT ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ', modified'))"
+if command -v nvidia-smi >/dev/null 2>&1; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max,clocks.max.sm \
+    --format=csv 2>&1 | tee -a "$LOG"
+fi
+say "cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
+
+# --- build ---------------------------------------------------------------------
+say ""
+say "== build [$(elapsed) s]: $BUILD, $JOBS jobs"
+gen=()
+[[ -f $BUILD/CMakeCache.txt ]] || { command -v ninja >/dev/null 2>&1 && gen=(-G Ninja); }
+if cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCUPP_BUILD_TESTS=OFF \
+  -DCUPP_BUILD_EXAMPLES=OFF -DCUPP_BUILD_BENCHMARKS=ON >>"$LOG" 2>&1 &&
+  cmake --build "$BUILD" --target cupp_benchmarks --parallel "$JOBS" >>"$LOG" 2>&1; then
+  say "== build: done in $(elapsed) s"
+  STEP_RC[build]=0
+  built=1
+else
+  say "== build: FAILED (see bench.log)"
+  tail -n 40 "$LOG"
+  built=0
+  STEP_RC[build]=failed
+  status=1
+fi
+
+BIN="$BUILD/bench"
+# --- runs ----------------------------------------------------------------------
+# Limits are generous safety nets; the expected times on an H100 are about
+# 30 s (memory_pool), 60 s (transfer), 45 s (cupy), 40 s (compile).
+if [[ $built == 1 ]]; then
+  # shellcheck disable=SC2086
+  run_step memory_pool 150 "$BIN/bench_memory_pool" --json "$TMP/memory_pool.json" \
+    ${BENCH_MEMORY_POOL_ARGS:-}
+  # shellcheck disable=SC2086
+  run_step transfer 200 "$BIN/bench_transfer" --json "$TMP/transfer.json" ${BENCH_TRANSFER_ARGS:-}
+fi
+# shellcheck disable=SC2086
+run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json" \
+  ${BENCH_CUPY_ARGS:-}
+# shellcheck disable=SC2086
+run_step compile 200 python3 "$ROOT/bench/compile_time/compile_time.py" \
+  --json "$TMP/compile_time.json" ${BENCH_COMPILE_ARGS:-}
+
+# --- results and the table -----------------------------------------------------
+steps_json="{"
+for k in "${!STEP_RC[@]}"; do steps_json+="\"$k\": \"${STEP_RC[$k]}\", "; done
+steps_json="${steps_json%, }}"
+python3 - "$TMP" "$OUT" "$steps_json" "$(elapsed)" <<'PY' 2>&1 | tee -a "$LOG"
+import json, os, sys
+
+tmp, out, steps, wall = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4])
+
+
+def load(name):
+    try:
+        with open(os.path.join(tmp, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+mp, tr, cu, ct = (load(n) for n in
+                  ("memory_pool.json", "transfer.json", "cupy.json", "compile_time.json"))
+cupy_rows = {r["case"]: r for r in (cu or {}).get("results", [])}
+
+table = []
+
+
+def add(case, unit, a, b, lower_is_better):
+    if a is None and b is None:
+        return
+    ratio = None
+    if a and b:
+        ratio = b / a if lower_is_better else a / b
+    table.append({"case": case, "unit": unit, "cupp": a, "cupy": b, "speedup": ratio})
+
+
+def mib(x):
+    return x / 2**20 if isinstance(x, (int, float)) and x == x else None  # NaN -> None
+
+
+for r in (mp or {}).get("results", []):
+    c = cupy_rows.get(r["case"])
+    add(r["case"], r["unit"], r["value"], c["value"] if c else None, True)
+for r in (mp or {}).get("results", []):
+    c = cupy_rows.get(r["case"])
+    add("peak." + r["case"], "MiB", mib(r.get("peak_bytes")),
+        mib(c.get("peak_bytes")) if c else None, True)
+for r in (tr or {}).get("results", []):
+    c = cupy_rows.get(r["case"])
+    add(r["case"], r["unit"], r["value"], c["value"] if c else None, False)
+
+result = {
+    "wall_seconds": wall,
+    "steps": steps,
+    "table": table,
+    "memory_pool": mp,
+    "transfer": tr,
+    "cupy_reference": cu,
+    "compile_time": ct,
+}
+with open(os.path.join(out, "results.json"), "w") as f:
+    json.dump(result, f, indent=1)
+
+fmt = lambda v: "-" if v is None else (f"{v:.3f}" if v < 10 else f"{v:.1f}")
+lines = []
+dev = (tr or mp or {}).get("device") or (cu or {}).get("device") or "?"
+lines.append(f"== cupp vs CuPy on {dev} (speedup > 1: cupp is better; "
+             f"us/pair and MiB: lower is better, GB/s: higher) ==")
+lines.append(f"{'case':34s} {'unit':8s} {'cupp':>10s} {'CuPy':>10s} {'speedup':>8s}")
+for t in table:
+    speedup = "-" if not t["speedup"] else "%.2fx" % t["speedup"]
+    lines.append(f"{t['case']:34s} {t['unit']:8s} {fmt(t['cupp']):>10s} {fmt(t['cupy']):>10s} "
+                 f"{speedup:>8s}")
+if tr and tr.get("best_h2d"):
+    for key in ("best_h2d", "best_d2h"):
+        b = tr[key]
+        lines.append(f"pipeline {key[5:].upper()} best: chunk {b['chunk_mib']} MiB, threads "
+                     f"{b['threads']}, buffers {b['buffers']}: {b['gbs']:.2f} GB/s "
+                     f"(sweep of {len(tr.get('sweep', []))} settings)")
+if ct:
+    lines.append("compile time (median s): " + ", ".join(
+        f"{r['case']} {r['value']:.2f}" for r in ct.get("results", [])))
+lines.append("steps: " + ", ".join(f"{k} {v}" for k, v in sorted(steps.items()))
+             + f"; total {wall} s")
+text = "\n".join(lines)
+with open(os.path.join(out, "summary.txt"), "w") as f:
+    f.write(text + "\n")
+print()
+print(text)
+PY
+exit $status
