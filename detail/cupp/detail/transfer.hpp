@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <cstring>
 #include <exception>
-#include <thread>
+#include <memory>
+#include <mutex>
+#include <pthread.h>
+#include <unistd.h>
 #include <vector>
 
 #include <cupp/cuda/memory.hpp>
@@ -36,7 +38,8 @@ inline transfer_tuning& tuning() {
 
 inline int copy_threads(std::size_t chunk) {
   if (tuning().threads > 0) return tuning().threads;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  const unsigned hw = online > 0 ? static_cast<unsigned>(online) : 1u;
   // One thread moves roughly 5-10 GB/s; four to eight saturate a PCIe 5
   // link without crowding the host. Small chunks are not worth splitting.
   const int wanted = static_cast<int>(std::min<unsigned>(8u, std::max(1u, hw / 2)));
@@ -53,49 +56,150 @@ inline bool is_pinned(const void* p) {
   return attr.type == cudaMemoryTypeHost;
 }
 
+// A persistent team of host threads for staged copies. Threads are made
+// on first use (POSIX threads: <thread> and <barrier> would add seconds to
+// every translation unit that includes arrays) and wait on a futex between
+// copies. One copy uses the team at a time; a copy that finds it busy runs
+// on its calling thread alone.
+class copy_team {
+ public:
+  struct job {
+    void* ctx;
+    void (*work)(void* ctx, std::size_t step, int member, int members);
+    bool (*between)(void* ctx, std::size_t step);  // false: stop
+    std::size_t steps;
+    int members;
+    int device;
+  };
+
+  static copy_team& instance() {
+    static copy_team* team = new copy_team();  // never destroyed: workers may still wait
+    return *team;
+  }
+
+  // Runs `j` with up to j.members threads, the caller being member 0.
+  // Returns false, having done nothing, when another copy holds the team.
+  bool try_run(job j) {
+    std::unique_lock lock(busy_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;
+    j.members = grow(j.members);
+    job_ = j;
+    stop_.store(false, std::memory_order_relaxed);
+    arrived_.store(0, std::memory_order_relaxed);
+    finished_.store(0, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();
+    participate(j, 0);
+    for (int f = finished_.load(std::memory_order_acquire); f != j.members - 1;
+         f = finished_.load(std::memory_order_acquire))
+      finished_.wait(f, std::memory_order_acquire);
+    return true;
+  }
+
+ private:
+  struct start_args {
+    copy_team* team;
+    int index;
+  };
+
+  // Makes workers until `members - 1` exist; returns how many members the
+  // job can have.
+  int grow(int members) {
+    while (workers_ < members - 1) {
+      auto* args = new start_args{this, workers_ + 1};
+      pthread_t t;
+      if (pthread_create(&t, nullptr, &copy_team::worker_main, args) != 0) {
+        delete args;
+        break;
+      }
+      pthread_detach(t);
+      ++workers_;
+    }
+    return std::min(members, workers_ + 1);
+  }
+
+  static void* worker_main(void* raw) {
+    std::unique_ptr<start_args> args(static_cast<start_args*>(raw));
+    copy_team& team = *args->team;
+    const int index = args->index;
+    int device = -1;
+    std::uint32_t seen = 0;
+    for (;;) {
+      team.generation_.wait(seen, std::memory_order_acquire);
+      seen = team.generation_.load(std::memory_order_acquire);
+      const job j = team.job_;
+      if (index >= j.members) continue;
+      if (j.device != device) {
+        (void)cudaSetDevice(j.device);  // between() may run here and calls CUDA
+        device = j.device;
+      }
+      team.participate(j, index);
+      team.finished_.fetch_add(1, std::memory_order_release);
+      team.finished_.notify_all();
+    }
+    return nullptr;
+  }
+
+  // Step i: every member does its share, then the last to arrive runs
+  // between(i) while the others wait for the phase to advance.
+  void participate(const job& j, int index) {
+    for (std::size_t i = 0; i < j.steps; ++i) {
+      const std::uint32_t phase = phase_.load(std::memory_order_acquire);
+      if (!stop_.load(std::memory_order_relaxed)) j.work(j.ctx, i, index, j.members);
+      if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == j.members) {
+        arrived_.store(0, std::memory_order_relaxed);
+        if (!stop_.load(std::memory_order_relaxed) && !j.between(j.ctx, i))
+          stop_.store(true, std::memory_order_relaxed);
+        phase_.fetch_add(1, std::memory_order_release);
+        phase_.notify_all();
+      } else {
+        phase_.wait(phase, std::memory_order_acquire);
+      }
+    }
+  }
+
+  std::mutex busy_;
+  int workers_ = 0;
+  job job_{};
+  std::atomic<std::uint32_t> generation_{0};
+  std::atomic<std::uint32_t> phase_{0};
+  std::atomic<int> arrived_{0};
+  std::atomic<int> finished_{0};
+  std::atomic<bool> stop_{false};
+};
+
 // Runs steps 0..n-1 with `team` threads. In each step every thread does its
 // share (work(step, thread, team)); then one thread runs between(step)
 // before any thread starts the next step. The calling thread is member 0;
-// the others make `device` current first, since between() calls CUDA.
+// the others make `device` current first, since between() calls CUDA. The
+// first exception from between() stops the remaining steps and is rethrown.
 template <class Work, class Between>
 void run_team(int team, std::size_t steps, int device, Work work, Between between) {
-  if (team <= 1) {
+  struct context {
+    Work& work;
+    Between& between;
+    std::exception_ptr error;
+  } ctx{work, between, nullptr};
+  copy_team::job j{&ctx,
+                   [](void* c, std::size_t i, int t, int n) { static_cast<context*>(c)->work(i, t, n); },
+                   [](void* c, std::size_t i) {
+                     auto* x = static_cast<context*>(c);
+                     try {
+                       x->between(i);
+                       return true;
+                     } catch (...) {
+                       x->error = std::current_exception();
+                       return false;
+                     }
+                   },
+                   steps, team, device};
+  if (team <= 1 || !copy_team::instance().try_run(j)) {
     for (std::size_t i = 0; i < steps; ++i) {
       work(i, 0, 1);
-      between(i);
+      if (!j.between(&ctx, i)) break;
     }
-    return;
   }
-  std::size_t step = 0;
-  std::exception_ptr error;
-  std::atomic<bool> stop{false};
-  std::barrier sync(team, [&]() noexcept {
-    if (!stop.load(std::memory_order_relaxed)) {
-      try {
-        between(step);
-      } catch (...) {
-        error = std::current_exception();
-        stop.store(true, std::memory_order_relaxed);
-      }
-    }
-    ++step;
-  });
-  auto member = [&](int t) {
-    for (std::size_t i = 0; i < steps; ++i) {
-      if (!stop.load(std::memory_order_relaxed)) work(i, t, team);
-      sync.arrive_and_wait();
-    }
-  };
-  std::vector<std::jthread> helpers;
-  helpers.reserve(static_cast<std::size_t>(team - 1));
-  for (int t = 1; t < team; ++t)
-    helpers.emplace_back([&, t] {
-      (void)cudaSetDevice(device);
-      member(t);
-    });
-  member(0);
-  helpers.clear();  // joins
-  if (error) std::rethrow_exception(error);
+  if (ctx.error) std::rethrow_exception(ctx.error);
 }
 
 // The part of [0, len) that thread t of `team` copies, in 64-byte units.
@@ -154,7 +258,8 @@ inline void pipelined_h2d(char* dst, const char* src, std::size_t n, int device,
   const std::size_t steps = (n + chunk - 1) / chunk;
   const int nbuf = static_cast<int>(
       std::min<std::size_t>(static_cast<std::size_t>(std::max(t.buffers, 1)), steps));
-  staging st(nbuf, chunk, device);
+  // Buffers of the configured size whatever n is: the pool caches one size.
+  staging st(nbuf, std::max(chunk, t.chunk), device);
   run_team(
       copy_threads(chunk), steps, device,
       [&](std::size_t i, int th, int team) {
@@ -182,7 +287,8 @@ inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
   const std::size_t steps = (n + chunk - 1) / chunk;
   const int nbuf = static_cast<int>(
       std::min<std::size_t>(static_cast<std::size_t>(std::max(t.buffers, 1)), steps));
-  staging st(nbuf, chunk, device);
+  // Buffers of the configured size whatever n is: the pool caches one size.
+  staging st(nbuf, std::max(chunk, t.chunk), device);
   auto enqueue = [&](std::size_t i) {
     const std::size_t len = std::min(chunk, n - i * chunk);
     cuda::check(cudaMemcpyAsync(st.buffer(i), src + i * chunk, len, cudaMemcpyDeviceToHost, stream),
