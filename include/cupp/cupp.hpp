@@ -11,4 +11,6 @@
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/ndarray.hpp>
+#include <cupp/npy.hpp>
+#include <cupp/print.hpp>
 #include <cupp/shape.hpp>

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: build everything with all cores, run the whole
+# test suite, run the GPU tests again under compute-sanitizer memcheck, then
+# the benchmarks beside CuPy. Logs go to $OUT (default ./out):
+#   env.txt tests.log memcheck.log bench.log results.json summary.txt
+# The last lines printed are the test summary, the memcheck summary and the
+# benchmark table.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+OUT="${OUT:-$root/out}"
+mkdir -p "$OUT"
+cd "$root"
+# Boost headers carried in .device/ serve where the machine has none.
+if [ ! -e /usr/include/boost/hana.hpp ] && [ -d "$root/.device/boost/include" ]; then
+  export CPLUS_INCLUDE_PATH="$root/.device/boost/include${CPLUS_INCLUDE_PATH:+:$CPLUS_INCLUDE_PATH}"
+  export CMAKE_INCLUDE_PATH="$root/.device/boost/include"
+fi
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+  nvcc --version | tail -2
+  g++ --version | head -1
+  cmake --version | head -1
+  python3 -c 'import numpy, cupy; print("numpy", numpy.__version__, "cupy", cupy.__version__)'
+  nproc
+} >"$OUT/env.txt" 2>&1
+
+export CUPP_BUILD_DIR="$root/build-device"
+start=$(date +%s)
+timeout 420 scripts/test.sh >"$OUT/tests.log" 2>&1
+test_rc=$?
+test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
+echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
+if [ ! -x "$CUPP_BUILD_DIR/tests/array_gpu_test" ]; then
+  tail -60 "$OUT/tests.log"
+  exit 1
+fi
+
+start=$(date +%s)
+: >"$OUT/memcheck.log"
+for t in cuda_gpu_test memory_gpu_test array_gpu_test npy_test print_test; do
+  echo "== memcheck $t" >>"$OUT/memcheck.log"
+  timeout 240 compute-sanitizer --tool memcheck --report-api-errors no \
+    "$CUPP_BUILD_DIR/tests/$t" --log_level=test_suite >>"$OUT/memcheck.log" 2>&1
+  echo "== $t: rc=$?" >>"$OUT/memcheck.log"
+done
+for e in quickstart memory_and_streams; do
+  echo "== memcheck $e" >>"$OUT/memcheck.log"
+  timeout 60 compute-sanitizer --tool memcheck "$CUPP_BUILD_DIR/examples/$e" >>"$OUT/memcheck.log" 2>&1
+  echo "== $e: rc=$?" >>"$OUT/memcheck.log"
+done
+echo "memcheck: $(( $(date +%s) - start )) s"
+grep -E '^== .*rc=|ERROR SUMMARY' "$OUT/memcheck.log"
+
+[ "${SKIP_BENCH:-0}" = 1 ] && exit 0
+timeout 330 bench/run_benchmarks.sh "$OUT" "$root/build-bench-device"
+echo "bench rc=$?"
+echo "$test_summary"

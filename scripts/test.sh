@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds cupp's test suite with all cores and runs it. GPU tests run when a
+# CUDA device is present and are reported as skipped otherwise.
+#   scripts/test.sh [ctest arguments, e.g. -L host]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/setup.sh"
+source "$root/scripts/env.sh"
+build="${CUPP_BUILD_DIR:-$root/build}"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCUPP_BUILD_BENCHMARKS=OFF ${CUPP_CMAKE_ARGS:-}
+cmake --build "$build" -j "$(ncores)"
+cd "$build"
+log="$(mktemp)"
+status=0
+ctest --output-on-failure -j "$(ncores)" "$@" 2>&1 | tee "$log" || status=$?
+# ctest's summary last, whatever ctest printed after it.
+grep -E '^[0-9]+% tests passed' "$log" | tail -1 || true
+rm -f "$log"
+exit $status
