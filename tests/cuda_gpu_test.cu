@@ -164,19 +164,27 @@ BOOST_AUTO_TEST_CASE(scopes_make_a_stream_current_for_this_thread) {
   BOOST_TEST(cupp::cuda::get_current_stream().is_null());
 }
 
+// On a fresh thread, where no stream was made current explicitly.
 BOOST_AUTO_TEST_CASE(per_thread_default_stream_option) {
   cupp::cuda::set_default_stream_per_thread(true);
-  auto s = cupp::cuda::get_current_stream();
-  BOOST_TEST(s.handle() == cudaStreamPerThread);
-  BOOST_TEST(s == cupp::cuda::Stream::per_thread());
-  std::uint64_t other_id = 0;
-  std::thread t([&] { other_id = cupp::cuda::get_current_stream().id(); });
-  t.join();
-  BOOST_TEST(other_id != s.id());  // each thread's default stream is its own
-  auto a = cupp::zeros<int>({16});
-  BOOST_TEST(a.get().to_vector() == std::vector<int>(16, 0));
+  std::thread fresh([] {
+    auto s = cupp::cuda::get_current_stream();
+    BOOST_TEST(s.handle() == cudaStreamPerThread);
+    BOOST_TEST(s == cupp::cuda::Stream::per_thread());
+    std::uint64_t other_id = 0;
+    std::thread t([&] { other_id = cupp::cuda::get_current_stream().id(); });
+    t.join();
+    BOOST_TEST(other_id != s.id());  // each thread's default stream is its own
+    auto a = cupp::zeros<int>({16});
+    BOOST_TEST(a.get().to_vector() == std::vector<int>(16, 0));
+    // A stream made current explicitly wins over the default.
+    cupp::cuda::Stream::null().use();
+    BOOST_TEST(cupp::cuda::get_current_stream().is_null());
+  });
+  fresh.join();
   cupp::cuda::set_default_stream_per_thread(false);
-  BOOST_TEST(cupp::cuda::get_current_stream().is_null());
+  std::thread legacy([] { BOOST_TEST(cupp::cuda::get_current_stream().is_null()); });
+  legacy.join();
 }
 
 BOOST_AUTO_TEST_CASE(synchronize_done_and_host_functions) {
