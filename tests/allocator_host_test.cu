@@ -256,6 +256,46 @@ BOOST_AUTO_TEST_CASE(concurrent_use_keeps_the_books_balanced) {
   BOOST_TEST(up.live.empty());
 }
 
+BOOST_AUTO_TEST_CASE(small_requests_share_segments) {
+  fake_upstream up;
+  caching_allocator pool(up.hooks());
+  pool.set_small_segments(4096, 16384);
+  auto* a = pool.allocate(1000, 0);
+  auto* b = pool.allocate(3000, 0);
+  BOOST_TEST(up.allocations == 1);  // one segment serves both
+  BOOST_TEST(pool.total_bytes() == 16384u);
+  BOOST_TEST(pool.used_bytes() == 1024u + 3072u);
+  BOOST_TEST(static_cast<void*>(b->ptr) == static_cast<void*>(a->ptr + 1024));
+  // A large request never takes a piece of a segment...
+  auto* big = pool.allocate(8192, 0);
+  BOOST_TEST(up.allocations == 2);
+  BOOST_TEST(big->size == 8192u);
+  pool.deallocate(big);
+  // ...and a small one never splits a large cached block.
+  auto* c = pool.allocate(512, 0);
+  BOOST_TEST(static_cast<void*>(c->ptr) == static_cast<void*>(b->ptr + 3072));
+  pool.deallocate(a);
+  pool.deallocate(b);
+  pool.deallocate(c);
+  // The segment merged back whole and is released with the large block.
+  BOOST_TEST(pool.n_free_blocks() == 2u);
+  pool.free_all_blocks();
+  BOOST_TEST(pool.total_bytes() == 0u);
+  BOOST_TEST(up.live.empty());
+  // Under a limit a segment that does not fit gives way to the request.
+  pool.set_limit(2048);
+  auto* d = pool.allocate(1500, 0);
+  BOOST_TEST(pool.total_bytes() == 1536u);
+  pool.deallocate(d);
+  // A segment the upstream cannot give also falls back to the request.
+  pool.set_limit(0);
+  pool.free_all_blocks();
+  up.capacity = 8000;
+  auto* e = pool.allocate(1500, 0);
+  BOOST_TEST(pool.total_bytes() == 1536u);
+  pool.deallocate(e);
+}
+
 BOOST_AUTO_TEST_CASE(byte_counts_read_grouped) {
   BOOST_TEST(cupp::detail::group_digits(0) == "0");
   BOOST_TEST(cupp::detail::group_digits(999) == "999");

@@ -9,6 +9,12 @@
 // memory freed on a stream is reused only by later work on that stream,
 // which runs after the free in stream order.
 //
+// Small requests (up to `small_limit` bytes) may be served from segments of
+// `segment` bytes kept apart from the large blocks, as PyTorch's allocator
+// does: a small allocation then never pins down a split of a large cached
+// block, which is what otherwise makes a pool hold far more than it uses
+// under mixed sizes.
+//
 // A chunk may be freed while an asynchronous copy still uses it (pinned host
 // staging buffers). Such a chunk carries tokens (events); it waits in a
 // deferred list until every token reports ready.
@@ -55,7 +61,7 @@ class caching_allocator {
     std::size_t size = 0;
     chunk* prev = nullptr;  // neighbours within the same upstream block
     chunk* next = nullptr;
-    std::uint64_t arena = 0;
+    std::uint64_t arena = 0;  // free-list key: stream arena and size class
     state st = state::in_use;
     std::vector<void*> tokens;
   };
@@ -71,6 +77,14 @@ class caching_allocator {
 
   caching_allocator(const caching_allocator&) = delete;
   caching_allocator& operator=(const caching_allocator&) = delete;
+
+  // Serves requests of at most `small_limit` bytes from segments of
+  // `segment` bytes (0: every block is exactly one rounded request).
+  void set_small_segments(std::size_t small_limit, std::size_t segment) {
+    std::lock_guard lock(mutex_);
+    small_limit_ = small_limit;
+    segment_ = segment;
+  }
 
   // Releases every cached block. Chunks still in use are the caller's bug;
   // their memory is left alone rather than freed under a live pointer.
@@ -90,29 +104,39 @@ class caching_allocator {
   // can provide it, or when it would exceed the limit.
   chunk* allocate(std::size_t n, std::uint64_t arena) {
     const std::size_t size = round_size(n);
+    const bool small = segment_ != 0 && size <= small_limit_;
+    const std::uint64_t key = (arena << 1) | (small ? 1u : 0u);
     std::lock_guard lock(mutex_);
     if (!deferred_.empty()) sweep_deferred(false);
-    if (chunk* c = take_best_fit(size, arena)) return mark_used(c);
+    if (chunk* c = take_best_fit(size, key)) return mark_used(c);
 
-    if (limit_ != 0 && total_ + size > limit_) {
-      release_free_blocks(nullptr);
-      if (total_ + size > limit_) throw_oom(size);
+    // A whole segment for a small request where it fits; the request alone
+    // where it does not.
+    std::size_t block = small ? segment_ : size;
+    if (limit_ != 0 && total_ + block > limit_) {
+      block = size;
+      if (total_ + size > limit_) {
+        release_free_blocks(nullptr);
+        if (total_ + size > limit_) throw_oom(size);
+      }
     }
-    void* p = up_.allocate(size);
+    void* p = up_.allocate(block);
+    if (!p && block != size) p = up_.allocate(block = size);
     if (!p) {
       // Emptying the cache may leave room; the upstream call is the only
       // thing that knows.
       sweep_deferred(false);
       release_free_blocks(nullptr);
-      p = up_.allocate(size);
+      p = up_.allocate(block = size);
       if (!p) throw_oom(size);
     }
     auto* c = new chunk;
     c->ptr = static_cast<char*>(p);
-    c->size = size;
-    c->arena = arena;
-    total_ += size;
+    c->size = block;
+    c->arena = key;
+    total_ += block;
     if (total_ > peak_total_) peak_total_ = total_;
+    split(c, size);
     return mark_used(c);
   }
 
@@ -214,8 +238,8 @@ class caching_allocator {
     return c;
   }
 
-  chunk* take_best_fit(std::size_t size, std::uint64_t arena) {
-    auto a = arenas_.find(arena);
+  chunk* take_best_fit(std::size_t size, std::uint64_t key) {
+    auto a = arenas_.find(key);
     if (a == arenas_.end() || a->second.empty()) return nullptr;
     chunk probe;
     probe.size = size;
@@ -225,22 +249,25 @@ class caching_allocator {
     chunk* c = *it;
     a->second.erase(it);
     --n_free_;
-    if (c->size > size) {
-      // The remainder stays free in the same arena.
-      auto* rest = new chunk;
-      rest->ptr = c->ptr + size;
-      rest->size = c->size - size;
-      rest->arena = arena;
-      rest->prev = c;
-      rest->next = c->next;
-      if (c->next) c->next->prev = rest;
-      c->next = rest;
-      c->size = size;
-      rest->st = state::free;
-      a->second.insert(rest);
-      ++n_free_;
-    }
+    split(c, size);
     return c;
+  }
+
+  // Cuts `c` down to `size`; the remainder stays free under the same key.
+  void split(chunk* c, std::size_t size) {
+    if (c->size <= size) return;
+    auto* rest = new chunk;
+    rest->ptr = c->ptr + size;
+    rest->size = c->size - size;
+    rest->arena = c->arena;
+    rest->prev = c;
+    rest->next = c->next;
+    if (c->next) c->next->prev = rest;
+    c->next = rest;
+    c->size = size;
+    rest->st = state::free;
+    arenas_[c->arena].insert(rest);
+    ++n_free_;
   }
 
   void make_free(chunk* c) {
@@ -292,8 +319,8 @@ class caching_allocator {
   }
 
   void release_free_blocks(const std::uint64_t* only_arena) {
-    for (auto& [id, set] : arenas_) {
-      if (only_arena && id != *only_arena) continue;
+    for (auto& [key, set] : arenas_) {
+      if (only_arena && (key >> 1) != *only_arena) continue;
       for (auto it = set.begin(); it != set.end();) {
         chunk* c = *it;
         if (c->prev == nullptr && c->next == nullptr) {
@@ -338,6 +365,7 @@ class caching_allocator {
   std::map<char*, chunk*> in_use_;
   std::size_t used_ = 0, total_ = 0, peak_total_ = 0, limit_ = 0;
   std::size_t n_free_ = 0, n_deferred_ = 0;
+  std::size_t small_limit_ = 0, segment_ = 0;
 };
 
 }  // namespace cupp::detail

@@ -77,6 +77,8 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
                .token_ready = {},
                .token_release = {}},
               "device " + std::to_string(device)) {
+    // Requests up to 1 MiB share 2 MiB segments (see caching_allocator).
+    core_.set_small_segments(std::size_t{1} << 20, std::size_t{2} << 20);
     if (const char* env = std::getenv("CUPP_GPU_MEMORY_LIMIT"); env && *env) {
       const std::size_t total = runtime::getDeviceProperties(device).totalGlobalMem;
       core_.set_limit(parse_memory_limit(env, total));
