@@ -1,0 +1,15 @@
+# Fails unless README.md contains examples/readme.cu verbatim in its first
+# ```cpp block.
+file(READ "${README}" readme)
+file(READ "${EXAMPLE}" example)
+string(FIND "${readme}" "```cpp\n" start)
+if(start EQUAL -1)
+  message(FATAL_ERROR "README.md has no ```cpp block")
+endif()
+math(EXPR start "${start} + 7")
+string(SUBSTRING "${readme}" ${start} -1 rest)
+string(FIND "${rest}" "```" stop)
+string(SUBSTRING "${rest}" 0 ${stop} block)
+if(NOT block STREQUAL example)
+  message(FATAL_ERROR "README.md's example differs from examples/readme.cu:\n${block}")
+endif()
