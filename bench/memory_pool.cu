@@ -30,35 +30,21 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <functional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
 
+#include "bench_common.hpp"
+
 namespace {
 
-#define BENCH_CHECK(call)                                                                          \
-  do {                                                                                             \
-    const cudaError_t e_ = (call);                                                                 \
-    if (e_ != cudaSuccess)                                                                         \
-      throw std::runtime_error(std::string(cudaGetErrorName(e_)) + ": " + cudaGetErrorString(e_) + \
-                               " (" #call ", line " + std::to_string(__LINE__) + ")");             \
-  } while (0)
-
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
+using bench::clock_type;
+using bench::seconds_since;
 
 // ---------------------------------------------------------------------------
 // Options.
@@ -74,42 +60,16 @@ struct options {
   std::string json;
 };
 
-[[noreturn]] void usage(const char* argv0) {
-  std::fprintf(stderr,
-               "usage: %s [--pairs N] [--malloc-pairs N] [--warmup N] [--window N]\n"
-               "          [--max-seconds S] [--seed N] [--small-bytes N] [--json FILE]\n",
-               argv0);
-  std::exit(2);
-}
-
 options parse(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage(argv[0]);
-      return argv[++i];
-    };
-    if (a == "--pairs")
-      o.pairs = std::stoull(next());
-    else if (a == "--malloc-pairs")
-      o.malloc_pairs = std::stoull(next());
-    else if (a == "--warmup")
-      o.warmup = std::stoull(next());
-    else if (a == "--window")
-      o.window = std::stoull(next());
-    else if (a == "--max-seconds")
-      o.max_seconds = std::stod(next());
-    else if (a == "--seed")
-      o.seed = std::stoull(next());
-    else if (a == "--small-bytes")
-      o.small_bytes = std::stoull(next());
-    else if (a == "--json")
-      o.json = next();
-    else
-      usage(argv[0]);
-  }
-  if (o.window == 0 || o.pairs == 0) usage(argv[0]);
+  using bench::value;
+  const bench::command_line cl(
+      argc, argv,
+      {value("--pairs", "N", o.pairs), value("--malloc-pairs", "N", o.malloc_pairs),
+       value("--warmup", "N", o.warmup), value("--window", "N", o.window),
+       value("--max-seconds", "S", o.max_seconds), value("--seed", "N", o.seed),
+       value("--small-bytes", "N", o.small_bytes), value("--json", "FILE", o.json)});
+  if (o.window == 0 || o.pairs == 0) cl.usage();
   return o;
 }
 
@@ -186,15 +146,6 @@ struct result {
   double peak_bytes = 0;       // device memory held at the peak
   double peak_live_bytes = 0;  // the bytes the program asked for at the peak
 };
-
-std::string json_escape(const std::string& s) {
-  std::string r;
-  for (char c : s) {
-    if (c == '"' || c == '\\') r += '\\';
-    r += c;
-  }
-  return r;
-}
 
 // ---------------------------------------------------------------------------
 // The allocators. Each has handle alloc(size), void release(handle&),
@@ -377,14 +328,7 @@ void print_row(const result& r) {
 
 int main(int argc, char** argv) {
   const options opt = parse(argc, argv);
-  int ndev = 0;
-  const cudaError_t e = cudaGetDeviceCount(&ndev);
-  if (e != cudaSuccess || ndev == 0) {
-    std::printf("SKIPPED: no CUDA device (%s); bench_memory_pool needs a GPU\n",
-                e != cudaSuccess ? cudaGetErrorName(e) : "0 devices");
-    return 77;
-  }
-  try {
+  return bench::run_on_gpu("bench_memory_pool", [&] {
     cudaDeviceProp prop{};
     BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
     int driver = 0, runtime = 0;
@@ -437,27 +381,22 @@ int main(int argc, char** argv) {
     }
 
     if (!opt.json.empty()) {
-      std::ofstream f(opt.json);
-      f << "{\n  \"benchmark\": \"memory_pool\",\n  \"device\": \"" << json_escape(prop.name)
-        << "\",\n  \"window\": " << opt.window << ",\n  \"seed\": " << opt.seed
-        << ",\n  \"results\": [\n";
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        const result& r = results[i];
-        char buf[512];
-        std::snprintf(buf, sizeof buf,
-                      "    {\"case\": \"%s.%s\", \"value\": %.6g, \"unit\": \"us/pair\", "
-                      "\"pairs\": %zu, \"capped\": %s, \"seconds\": %.6g, \"peak_bytes\": %.0f, "
-                      "\"peak_live_bytes\": %.0f}",
-                      r.pattern.c_str(), r.allocator.c_str(), r.us_per_pair, r.pairs,
-                      r.capped ? "true" : "false", r.seconds, r.peak_bytes, r.peak_live_bytes);
-        f << buf << (i + 1 < results.size() ? ",\n" : "\n");
-      }
-      f << "  ]\n}\n";
-      if (!f) throw std::runtime_error("cannot write " + opt.json);
+      bench::write_json(opt.json, "memory_pool", prop.name, [&](std::ostream& f) {
+        f << ",\n  \"window\": " << opt.window << ",\n  \"seed\": " << opt.seed
+          << ",\n  \"results\": [\n";
+        for (std::size_t i = 0; i < results.size(); ++i) {
+          const result& r = results[i];
+          char buf[512];
+          std::snprintf(buf, sizeof buf,
+                        "    {\"case\": \"%s.%s\", \"value\": %.6g, \"unit\": \"us/pair\", "
+                        "\"pairs\": %zu, \"capped\": %s, \"seconds\": %.6g, \"peak_bytes\": %.0f, "
+                        "\"peak_live_bytes\": %.0f}",
+                        r.pattern.c_str(), r.allocator.c_str(), r.us_per_pair, r.pairs,
+                        r.capped ? "true" : "false", r.seconds, r.peak_bytes, r.peak_live_bytes);
+          f << buf << (i + 1 < results.size() ? ",\n" : "\n");
+        }
+        f << "  ]";
+      });
     }
-  } catch (const std::exception& ex) {
-    std::fprintf(stderr, "bench_memory_pool: error: %s\n", ex.what());
-    return 1;
-  }
-  return 0;
+  });
 }

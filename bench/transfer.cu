@@ -30,14 +30,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -49,34 +45,16 @@
 #include <cupp/detail/transfer.hpp>
 #include <cupp/ndarray.hpp>
 
+#include "bench_common.hpp"
+
 namespace {
 
-#define BENCH_CHECK(call)                                                                          \
-  do {                                                                                             \
-    const cudaError_t e_ = (call);                                                                 \
-    if (e_ != cudaSuccess)                                                                         \
-      throw std::runtime_error(std::string(cudaGetErrorName(e_)) + ": " + cudaGetErrorString(e_) + \
-                               " (" #call ", line " + std::to_string(__LINE__) + ")");             \
-  } while (0)
-
-using clock_type = std::chrono::steady_clock;
+using bench::clock_type;
+using bench::seconds_since;
 using cupp::index_t;
-
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
 
 // ---------------------------------------------------------------------------
 // Options.
-
-std::vector<int> parse_list(const std::string& s) {
-  std::vector<int> v;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) v.push_back(std::stoi(item));
-  return v;
-}
 
 struct options {
   std::size_t mib = 2048;
@@ -92,49 +70,18 @@ struct options {
   std::string json;
 };
 
-[[noreturn]] void usage(const char* argv0) {
-  std::fprintf(stderr,
-               "usage: %s [--mib N] [--d2d-mib N] [--reps N] [--sweep-mib N] [--sweep-reps N]\n"
-               "          [--chunks a,b,..] [--threads a,b,..] [--buffers a,b,..]\n"
-               "          [--sweep-max-seconds S] [--no-sweep] [--json FILE]\n",
-               argv0);
-  std::exit(2);
-}
-
 options parse(int argc, char** argv) {
   options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) usage(argv[0]);
-      return argv[++i];
-    };
-    if (a == "--mib")
-      o.mib = std::stoull(next());
-    else if (a == "--d2d-mib")
-      o.d2d_mib = std::stoull(next());
-    else if (a == "--reps")
-      o.reps = std::stoi(next());
-    else if (a == "--sweep-mib")
-      o.sweep_mib = std::stoull(next());
-    else if (a == "--sweep-reps")
-      o.sweep_reps = std::stoi(next());
-    else if (a == "--chunks")
-      o.chunks = parse_list(next());
-    else if (a == "--threads")
-      o.threads = parse_list(next());
-    else if (a == "--buffers")
-      o.buffers = parse_list(next());
-    else if (a == "--sweep-max-seconds")
-      o.sweep_max_seconds = std::stod(next());
-    else if (a == "--no-sweep")
-      o.sweep = false;
-    else if (a == "--json")
-      o.json = next();
-    else
-      usage(argv[0]);
-  }
-  if (o.mib == 0 || o.reps < 1 || o.sweep_reps < 1) usage(argv[0]);
+  using bench::flag, bench::value;
+  const bench::command_line cl(
+      argc, argv,
+      {value("--mib", "N", o.mib), value("--d2d-mib", "N", o.d2d_mib), value("--reps", "N", o.reps),
+       value("--sweep-mib", "N", o.sweep_mib), value("--sweep-reps", "N", o.sweep_reps),
+       value("--chunks", "a,b,..", o.chunks), value("--threads", "a,b,..", o.threads),
+       value("--buffers", "a,b,..", o.buffers),
+       value("--sweep-max-seconds", "S", o.sweep_max_seconds), flag("--no-sweep", o.sweep, false),
+       value("--json", "FILE", o.json)});
+  if (o.mib == 0 || o.reps < 1 || o.sweep_reps < 1) cl.usage();
   o.sweep_mib = std::min(o.sweep_mib, o.mib);
   return o;
 }
@@ -288,18 +235,11 @@ sweep_row sweep_one(std::size_t chunk_mib, int threads, int buffers, const cupp:
 
 int main(int argc, char** argv) {
   const options opt = parse(argc, argv);
-  int ndev = 0;
-  const cudaError_t e = cudaGetDeviceCount(&ndev);
-  if (e != cudaSuccess || ndev == 0) {
-    std::printf("SKIPPED: no CUDA device (%s); bench_transfer needs a GPU\n",
-                e != cudaSuccess ? cudaGetErrorName(e) : "0 devices");
-    return 77;
-  }
   namespace cp = cupp;
-  std::vector<sweep_row> sweep;
-  std::optional<sweep_row> best_h2d, best_d2h;
-  const cupp::detail::transfer_tuning defaults = cupp::detail::tuning();
-  try {
+  return bench::run_on_gpu("bench_transfer", [&] {
+    std::vector<sweep_row> sweep;
+    std::optional<sweep_row> best_h2d, best_d2h;
+    const cupp::detail::transfer_tuning defaults = cupp::detail::tuning();
     const auto t_start = clock_type::now();
     cudaDeviceProp prop{};
     BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -511,41 +451,35 @@ int main(int argc, char** argv) {
     std::printf("bench_transfer took %.1f s\n", seconds_since(t_start));
 
     if (!opt.json.empty()) {
-      std::ofstream f(opt.json);
-      f << "{\n  \"benchmark\": \"transfer\",\n  \"device\": \"" << prop.name
-        << "\",\n  \"bytes\": " << bytes << ",\n  \"results\": [\n";
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        const result& r = results[i];
-        f << "    {\"case\": \"" << r.name << "\", \"value\": " << r.value
-          << ", \"unit\": \"GB/s\", \"bytes\": " << r.bytes << ", \"min\": " << r.min
-          << ", \"max\": " << r.max << ", \"seconds\": [";
-        for (std::size_t k = 0; k < r.seconds.size(); ++k) f << (k ? ", " : "") << r.seconds[k];
-        f << "]}" << (i + 1 < results.size() ? ",\n" : "\n");
-      }
-      f << "  ],\n  \"sweep\": [\n";
-      for (std::size_t i = 0; i < sweep.size(); ++i) {
-        const sweep_row& r = sweep[i];
-        f << "    {\"chunk_mib\": " << r.chunk_mib << ", \"threads\": " << r.threads
-          << ", \"buffers\": " << r.buffers << ", \"h2d\": " << r.h2d << ", \"d2h\": " << r.d2h
-          << "}" << (i + 1 < sweep.size() ? ",\n" : "\n");
-      }
-      f << "  ]";
-      auto best = [&](const char* key, const std::optional<sweep_row>& r, double v) {
-        f << ",\n  \"" << key << "\": ";
-        if (!r)
-          f << "null";
-        else
-          f << "{\"chunk_mib\": " << r->chunk_mib << ", \"threads\": " << r->threads
-            << ", \"buffers\": " << r->buffers << ", \"gbs\": " << v << "}";
-      };
-      best("best_h2d", best_h2d, best_h2d ? best_h2d->h2d : 0);
-      best("best_d2h", best_d2h, best_d2h ? best_d2h->d2h : 0);
-      f << "\n}\n";
-      if (!f) throw std::runtime_error("cannot write " + opt.json);
+      bench::write_json(opt.json, "transfer", prop.name, [&](std::ostream& f) {
+        f << ",\n  \"bytes\": " << bytes << ",\n  \"results\": [\n";
+        for (std::size_t i = 0; i < results.size(); ++i) {
+          const result& r = results[i];
+          f << "    {\"case\": \"" << r.name << "\", \"value\": " << r.value
+            << ", \"unit\": \"GB/s\", \"bytes\": " << r.bytes << ", \"min\": " << r.min
+            << ", \"max\": " << r.max << ", \"seconds\": [";
+          for (std::size_t k = 0; k < r.seconds.size(); ++k) f << (k ? ", " : "") << r.seconds[k];
+          f << "]}" << (i + 1 < results.size() ? ",\n" : "\n");
+        }
+        f << "  ],\n  \"sweep\": [\n";
+        for (std::size_t i = 0; i < sweep.size(); ++i) {
+          const sweep_row& r = sweep[i];
+          f << "    {\"chunk_mib\": " << r.chunk_mib << ", \"threads\": " << r.threads
+            << ", \"buffers\": " << r.buffers << ", \"h2d\": " << r.h2d << ", \"d2h\": " << r.d2h
+            << "}" << (i + 1 < sweep.size() ? ",\n" : "\n");
+        }
+        f << "  ]";
+        auto best = [&](const char* key, const std::optional<sweep_row>& r, double v) {
+          f << ",\n  \"" << key << "\": ";
+          if (!r)
+            f << "null";
+          else
+            f << "{\"chunk_mib\": " << r->chunk_mib << ", \"threads\": " << r->threads
+              << ", \"buffers\": " << r->buffers << ", \"gbs\": " << v << "}";
+        };
+        best("best_h2d", best_h2d, best_h2d ? best_h2d->h2d : 0);
+        best("best_d2h", best_d2h, best_d2h ? best_d2h->d2h : 0);
+      });
     }
-  } catch (const std::exception& ex) {
-    std::fprintf(stderr, "bench_transfer: error: %s\n", ex.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -78,20 +78,6 @@ std::vector<std::string> listing(const fs::path& dir) {
   return names;
 }
 
-// Calls f(hana::type_c<T>) for the cupp dtype called `name`.
-template <class F>
-void with_dtype(std::string_view name, F&& f) {
-  bool found = false;
-  hana::for_each(cupp_test::all_dtypes, [&](auto t) {
-    using T = typename decltype(t)::type;
-    if (cupp::dtype_of<T>().name == name) {
-      found = true;
-      f(t);
-    }
-  });
-  BOOST_TEST_REQUIRE(found, "no cupp dtype named " << name);
-}
-
 // good/NAME.txt: what NumPy says the file holds.
 struct expectation {
   std::string name, dtype, data, resave;
@@ -133,7 +119,7 @@ std::vector<expectation> good_files() {
 // Whatever load of the file's own dtype throws (or nothing).
 void load_as_stored(const fs::path& path) {
   const cupp::npy_header h = cupp::read_npy_header(path);
-  with_dtype(h.dtype.name, [&](auto t) {
+  cupp_test::with_dtype(h.dtype.name, [&](auto t) {
     using T = typename decltype(t)::type;
     (void)cupp::host::load<T>(path);
   });
@@ -142,7 +128,7 @@ void load_as_stored(std::istream& is) {
   const auto start = is.tellg();
   const cupp::npy_header h = cupp::read_npy_header(is);
   is.seekg(start);
-  with_dtype(h.dtype.name, [&](auto t) {
+  cupp_test::with_dtype(h.dtype.name, [&](auto t) {
     using T = typename decltype(t)::type;
     (void)cupp::host::load<T>(is);
   });
@@ -177,7 +163,7 @@ BOOST_AUTO_TEST_CASE(loads_numpy_files) {
   BOOST_TEST_REQUIRE(files.size() >= 40u);
   for (const auto& e : files) {
     BOOST_TEST_CONTEXT(e.name) {
-      with_dtype(e.dtype, [&](auto t) {
+      cupp_test::with_dtype(e.dtype, [&](auto t) {
         using T = typename decltype(t)::type;
         const auto a = cupp::host::load<T>(fixture_path("good/" + e.name + ".npy"));
         BOOST_TEST(a.shape() == e.shape, cupp::to_string(a.shape())
@@ -215,7 +201,7 @@ BOOST_AUTO_TEST_CASE(headers_match_numpy) {
 BOOST_AUTO_TEST_CASE(resave_matches_numpy_bytes) {
   for (const auto& e : good_files()) {
     BOOST_TEST_CONTEXT(e.name) {
-      with_dtype(e.dtype, [&](auto t) {
+      cupp_test::with_dtype(e.dtype, [&](auto t) {
         using T = typename decltype(t)::type;
         const auto a = cupp::host::load<T>(fixture_path("good/" + e.name + ".npy"));
         const fs::path out = tmp_dir() / (e.name + ".npy");
@@ -245,7 +231,7 @@ BOOST_AUTO_TEST_CASE(views_save_like_numpy) {
     for (int i = 0; i < ndim; ++i) strides.push_back(*std::istream_iterator<cupp::index_t>(in));
     BOOST_TEST_CONTEXT(name) {
       const auto h = cupp::read_npy_header(fixture_path("good/" + base + ".npy"));
-      with_dtype(h.dtype.name, [&](auto t) {
+      cupp_test::with_dtype(h.dtype.name, [&](auto t) {
         using T = typename decltype(t)::type;
         const auto b = cupp::host::load<T>(fixture_path("good/" + base + ".npy"));
         auto* first = reinterpret_cast<T*>(reinterpret_cast<char*>(b.data()) + offset);
@@ -555,7 +541,7 @@ BOOST_AUTO_TEST_CASE(device_arrays) {
   }
   for (const auto& e : good_files()) {
     BOOST_TEST_CONTEXT(e.name) {
-      with_dtype(e.dtype, [&](auto t) {
+      cupp_test::with_dtype(e.dtype, [&](auto t) {
         using T = typename decltype(t)::type;
         const fs::path in = fixture_path("good/" + e.name + ".npy");
         const cupp::ndarray<T> d = cupp::load<T>(in);

@@ -130,25 +130,12 @@ cupp::host::ndarray<T> build(const print_case& c) {
   return cupp::host::ndarray<T>::from_pointer(first, c.view_shape, c.view_strides, base.memory());
 }
 
-template <class F>
-void with_dtype(const std::string& name, F&& f) {
-  bool found = false;
-  hana::for_each(cupp_test::all_dtypes, [&](auto t) {
-    using T = typename decltype(t)::type;
-    if (cupp::dtype_of<T>().name == name) {
-      found = true;
-      f(t);
-    }
-  });
-  BOOST_TEST_REQUIRE(found, "unknown dtype " << name);
-}
-
 void check_file(const std::string& file) {
   const auto cases = read_cases(file);
   BOOST_TEST_REQUIRE(!cases.empty());
   for (const print_case& c : cases) {
     BOOST_TEST_CONTEXT(file << ": " << c.name) {
-      with_dtype(c.dtype, [&](auto t) {
+      cupp_test::with_dtype(c.dtype, [&](auto t) {
         using T = typename decltype(t)::type;
         const auto a = build<T>(c);
         // Under options set for the scope, and passed explicitly.

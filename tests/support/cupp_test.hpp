@@ -1,5 +1,6 @@
 // Helpers shared by the test executables: fixture paths, the list of dtypes
-// as a Hana type tuple, and readers for the NumPy-generated fixtures.
+// as a Hana type tuple (and a look-up in it by NumPy's dtype name), and
+// readers for the NumPy-generated fixtures.
 #pragma once
 
 #include <boost/hana/for_each.hpp>
@@ -11,11 +12,16 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cupp/dtype.hpp>
+
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace cupp_test {
@@ -39,6 +45,21 @@ inline constexpr auto all_dtypes =
     boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                          std::uint16_t, std::uint32_t, std::uint64_t, __half, __nv_bfloat16, float,
                          double, cuda::std::complex<float>, cuda::std::complex<double>>;
+
+// Calls f(hana::type_c<T>) for the cupp dtype that NumPy calls `name`: how
+// a fixture, which names its dtype, reaches the C++ type to test it with.
+template <class F>
+void with_dtype(std::string_view name, F&& f) {
+  bool found = false;
+  boost::hana::for_each(all_dtypes, [&](auto t) {
+    using T = typename decltype(t)::type;
+    if (cupp::dtype_of<T>().name == name) {
+      found = true;
+      f(t);
+    }
+  });
+  BOOST_TEST_REQUIRE(found, "no cupp dtype named " << name);
+}
 
 // The same list for BOOST_AUTO_TEST_CASE_TEMPLATE.
 using dtype_list =
