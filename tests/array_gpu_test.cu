@@ -290,19 +290,49 @@ BOOST_AUTO_TEST_CASE(pinned_host_arrays) {
   BOOST_TEST(same_elements(d.get(), h));
 }
 
+// Peer to peer where the GPUs allow it; through pinned host memory when
+// they do not, or when CUPP_PEER_ACCESS=0 (a second ctest entry).
 BOOST_AUTO_TEST_CASE(copies_between_devices) {
   const int n = cupp::cuda::runtime::getDeviceCount();
   if (n < 2) {
     BOOST_TEST_MESSAGE("one device: peer and host-staged device copies not exercised");
     return;
   }
-  auto on0 = cupp::asarray(std::vector<float>{1, 2, 3, 4});
-  auto scope = cupp::cuda::Device(1).scope();
-  auto on1 = cupp::asarray(on0);
-  BOOST_TEST(on1.device_id() == 1);
-  BOOST_TEST(on1.to_vector() == on0.to_vector());
-  auto again = cupp::array(on0.copy(cupp::order::F));
-  BOOST_TEST(again.device_id() == 1);
+  const auto h = sample_array<double>({64, 33});
+  auto on0 = cupp::asarray(h);
+  auto f0 = on0.copy(cupp::order::F);
+  cupp::cuda::Stream s1;  // made on device 0; used below only on device 0
+  {
+    auto scope = cupp::cuda::Device(1).scope();
+    auto on1 = cupp::asarray(on0);  // C-contiguous: one peer (or staged) copy
+    BOOST_TEST(on1.device_id() == 1);
+    BOOST_TEST(on1.data() != on0.data());
+    BOOST_TEST(same_elements(on1.get(), h));
+    auto g1 = cupp::array(f0);  // F-contiguous stays F
+    BOOST_TEST(g1.device_id() == 1);
+    BOOST_TEST(g1.flags().f_contiguous);
+    BOOST_TEST(same_elements(g1.get(), h));
+    // A non-contiguous source on device 0 into an array on device 1.
+    auto strided = cupp::ndarray<double>::from_pointer(on0.data(), {32, 33},
+                                                      cupp::strides_t{2 * 33 * 8, 8}, on0.memory());
+    auto dst = cupp::empty<double>({32, 33});
+    strided.copy_into(dst);
+    auto got = dst.get();
+    for (index_t i = 0; i < 32; ++i)
+      for (index_t j = 0; j < 33; ++j) BOOST_TEST(got.at(i, j) == h.at(2 * i, j));
+    // Back to device 0 from device 1, while device 1 is current.
+    auto back0 = cupp::empty<double>({64, 33});
+    {
+      auto d0 = cupp::cuda::Device(0).scope();
+      back0 = cupp::empty<double>({64, 33});
+    }
+    on1.copy_into(back0);
+    BOOST_TEST(back0.device_id() == 0);
+    BOOST_TEST(same_elements(back0.get(), h));
+    // Printing and item() read through the array's own device.
+    BOOST_TEST(cupp_test::same_bits(on1.item(3, 4), h.at(3, 4)));
+  }
+  (void)s1;
 }
 
 BOOST_AUTO_TEST_SUITE_END()

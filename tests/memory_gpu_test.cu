@@ -154,6 +154,32 @@ BOOST_AUTO_TEST_CASE(pools_are_thread_safe) {
   BOOST_TEST(pool.used_bytes() == used0);
 }
 
+BOOST_AUTO_TEST_CASE(every_device_has_its_own_pool) {
+  const int n = cupp::cuda::runtime::getDeviceCount();
+  if (n < 2) {
+    BOOST_TEST_MESSAGE("one device: per-device pools not exercised");
+    return;
+  }
+  auto& pool = cupp::cuda::get_default_memory_pool();
+  const std::size_t used0 = pool.used_bytes();
+  auto scope = cupp::cuda::Device(1).scope();
+  pool.free_all_blocks();
+  const std::size_t used1 = pool.used_bytes();
+  auto a = cupp::zeros<float>({1 << 20});
+  BOOST_TEST(a.device_id() == 1);
+  cudaPointerAttributes attr{};
+  BOOST_TEST_REQUIRE(cudaPointerGetAttributes(&attr, a.data()) == cudaSuccess);
+  BOOST_TEST(attr.device == 1);
+  BOOST_TEST(pool.used_bytes() == used1 + (std::size_t{4} << 20));
+  {
+    auto back = cupp::cuda::Device(0).scope();
+    BOOST_TEST(pool.used_bytes() == used0);  // device 0's books are separate
+  }
+  pool.set_limit(std::size_t{8} << 20);
+  BOOST_CHECK_THROW(cupp::zeros<float>({4 << 20}), cupp::out_of_memory_error);
+  pool.set_limit(0);
+}
+
 BOOST_AUTO_TEST_CASE(a_pool_of_managed_memory) {
   cupp::cuda::MemoryPool managed(/*managed=*/true);
   auto m = managed.malloc(4096);

@@ -397,6 +397,8 @@ class ndarray {
     const bool same_dense = (flags_.c_contiguous && dst.flags_.c_contiguous) ||
                             (flags_.f_contiguous && dst.flags_.f_contiguous);
     if constexpr (is_device) {
+      // The null stream means the current device's: make it dst's.
+      cuda::device_scope dst_scope(dst.device_);
       if (same_dense) {
         detail::copy_device_to_device(dst.data_, dst.device_, data_, device_,
                                       static_cast<std::size_t>(nbytes()), s);

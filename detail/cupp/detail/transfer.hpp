@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -181,19 +182,22 @@ void run_team(int team, std::size_t steps, int device, Work work, Between betwee
     Between& between;
     std::exception_ptr error;
   } ctx{work, between, nullptr};
-  copy_team::job j{&ctx,
-                   [](void* c, std::size_t i, int t, int n) { static_cast<context*>(c)->work(i, t, n); },
-                   [](void* c, std::size_t i) {
-                     auto* x = static_cast<context*>(c);
-                     try {
-                       x->between(i);
-                       return true;
-                     } catch (...) {
-                       x->error = std::current_exception();
-                       return false;
-                     }
-                   },
-                   steps, team, device};
+  copy_team::job j{
+      &ctx,
+      [](void* c, std::size_t i, int t, int n) { static_cast<context*>(c)->work(i, t, n); },
+      [](void* c, std::size_t i) {
+        auto* x = static_cast<context*>(c);
+        try {
+          x->between(i);
+          return true;
+        } catch (...) {
+          x->error = std::current_exception();
+          return false;
+        }
+      },
+      steps,
+      team,
+      device};
   if (team <= 1 || !copy_team::instance().try_run(j)) {
     for (std::size_t i = 0; i < steps; ++i) {
       work(i, 0, 1);
@@ -313,6 +317,17 @@ inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
   st.release(stream, true);
 }
 
+// One cudaMemcpyAsync. Blocking: waits for it. Otherwise `host_side`, if it
+// is pinned-pool memory, is kept from reuse until the copy is done.
+inline void single_copy(void* dst, const void* src, std::size_t n, cudaMemcpyKind kind,
+                        const void* host_side, int device, cudaStream_t stream, bool blocking) {
+  cuda::check(cudaMemcpyAsync(dst, src, n, kind, stream), "cudaMemcpyAsync");
+  if (blocking)
+    cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  else
+    cuda::get_default_pinned_memory_pool().record_use(host_side, stream, device);
+}
+
 // Copies n bytes from host `src` to device `dst` (on `device`) in stream
 // order. Blocking: returns when the data has arrived. Non-blocking: returns
 // once `src` may be reused (pageable data is staged first; pinned memory
@@ -320,30 +335,17 @@ inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
 inline void copy_host_to_device(void* dst, const void* src, std::size_t n, int device,
                                 cudaStream_t stream, bool blocking) {
   if (n == 0) return;
-  if (is_pinned(src)) {
-    cuda::check(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
-    if (blocking)
-      cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    else
-      cuda::get_default_pinned_memory_pool().record_use(src, stream, device);
-    return;
-  }
+  if (is_pinned(src))
+    return single_copy(dst, src, n, cudaMemcpyHostToDevice, src, device, stream, blocking);
   if (n >= tuning().threshold) {
     pipelined_h2d(static_cast<char*>(dst), static_cast<const char*>(src), n, device, stream,
                   blocking);
     return;
   }
-  if (blocking) {
-    cuda::check(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
-    cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    return;
-  }
-  auto& pool = cuda::get_default_pinned_memory_pool();
-  cuda::memory_ptr stage = pool.malloc(n);
+  if (blocking) return single_copy(dst, src, n, cudaMemcpyHostToDevice, src, device, stream, true);
+  cuda::memory_ptr stage = cuda::get_default_pinned_memory_pool().malloc(n);
   std::memcpy(stage.get(), src, n);
-  cuda::check(cudaMemcpyAsync(dst, stage.get(), n, cudaMemcpyHostToDevice, stream),
-              "cudaMemcpyAsync");
-  pool.record_use(stage.get(), stream, device);
+  single_copy(dst, stage.get(), n, cudaMemcpyHostToDevice, stage.get(), device, stream, false);
 }
 
 // Copies n bytes from device `src` to host `dst`. Blocking: returns when the
@@ -355,21 +357,13 @@ inline void copy_device_to_host(void* dst, const void* src, std::size_t n, int d
                                 cudaStream_t stream, bool blocking,
                                 cuda::memory_ptr keep_alive = {}) {
   if (n == 0) return;
-  if (is_pinned(dst)) {
-    cuda::check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-    if (blocking)
-      cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    else
-      cuda::get_default_pinned_memory_pool().record_use(dst, stream, device);
-    return;
-  }
+  if (is_pinned(dst))
+    return single_copy(dst, src, n, cudaMemcpyDeviceToHost, dst, device, stream, blocking);
   if (blocking) {
-    if (n >= tuning().threshold) {
+    if (n >= tuning().threshold)
       pipelined_d2h(static_cast<char*>(dst), static_cast<const char*>(src), n, device, stream);
-    } else {
-      cuda::check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-      cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    }
+    else
+      single_copy(dst, src, n, cudaMemcpyDeviceToHost, dst, device, stream, true);
     return;
   }
   cuda::memory_ptr stage = cuda::get_default_pinned_memory_pool().malloc(n);
@@ -401,8 +395,14 @@ inline void copy_device_to_host(void* dst, const void* src, std::size_t n, int d
 }
 
 // Enables peer access from `device` to `peer` once; false if the topology
-// does not allow it.
+// does not allow it, or if CUPP_PEER_ACCESS=0 asks for copies through the
+// host (for systems whose peer path is broken, and to test that path).
 inline bool enable_peer_access(int device, int peer) {
+  static const bool allowed = [] {
+    const char* env = std::getenv("CUPP_PEER_ACCESS");
+    return !(env && env[0] == '0' && env[1] == '\0');
+  }();
+  if (!allowed) return false;
   static std::mutex mutex;
   static std::vector<std::pair<int, int>> enabled;
   std::lock_guard lock(mutex);
