@@ -43,6 +43,11 @@ for t in cuda_gpu_test memory_gpu_test array_gpu_test npy_test print_test; do
     "$CUPP_BUILD_DIR/tests/$t" --log_level=test_suite >>"$OUT/memcheck.log" 2>&1
   echo "== $t: rc=$?" >>"$OUT/memcheck.log"
 done
+echo "== memcheck array_gpu_test, copies through the host (CUPP_PEER_ACCESS=0)" >>"$OUT/memcheck.log"
+CUPP_PEER_ACCESS=0 timeout 120 compute-sanitizer --tool memcheck --report-api-errors no \
+  "$CUPP_BUILD_DIR/tests/array_gpu_test" --run_test=transfers/copies_between_devices \
+  --log_level=test_suite >>"$OUT/memcheck.log" 2>&1
+echo "== array_gpu_test (host-staged): rc=$?" >>"$OUT/memcheck.log"
 for e in quickstart memory_and_streams; do
   echo "== memcheck $e" >>"$OUT/memcheck.log"
   timeout 60 compute-sanitizer --tool memcheck "$CUPP_BUILD_DIR/examples/$e" >>"$OUT/memcheck.log" 2>&1

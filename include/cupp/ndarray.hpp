@@ -93,6 +93,18 @@ inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
   return cuda::memory_ptr(p, [align](void* q) { ::operator delete(q, std::align_val_t{align}); });
 }
 
+// The device a pointer's memory lives on, as CUDA records it; the current
+// device for memory CUDA does not know (host memory, or nullptr).
+inline int device_of(const void* p) {
+  cudaPointerAttributes attr{};
+  if (p && cudaPointerGetAttributes(&attr, p) == cudaSuccess &&
+      (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) &&
+      attr.device >= 0)
+    return attr.device;
+  (void)cudaGetLastError();
+  return cuda::runtime::getDevice();
+}
+
 inline std::string index_count_message(int got, int ndim) {
   return "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
          std::to_string(got) + " were indexed";
@@ -139,7 +151,8 @@ class ndarray {
   // An array over existing memory: `data` points at element [0, ..., 0],
   // strides are in bytes (C-contiguous when empty) and `owner` keeps the
   // memory alive (nothing does when it is empty: cupy's UnownedMemory). For
-  // device memory, `device` is the device it lives on (-1: current).
+  // device memory, `device` is the device it lives on (-1: the one CUDA
+  // reports for the pointer, else the current device).
   static ndarray from_pointer(T* data, const shape_t& shape, const strides_t& strides = {},
                               cuda::memory_ptr owner = {}, int device = -1) {
     detail::checked_size(shape, itemsize());
@@ -147,7 +160,7 @@ class ndarray {
     if (s.size() != shape.size())
       throw value_error("strides " + to_string(s) + " do not match shape " + to_string(shape));
     if constexpr (is_device) {
-      if (device < 0) device = cuda::runtime::getDevice();
+      if (device < 0) device = detail::device_of(data);
     } else {
       device = -1;
     }
