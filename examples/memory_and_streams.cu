@@ -16,9 +16,9 @@ int main() {
   {
     auto scope = stream.scope();
     start.record();
-    auto x = cp::zeros<double>({1 << 20});                  // memset on `stream`
+    auto x = cp::zeros<double>({1 << 20});  // memset on `stream`
     auto h = cp::host::empty_pinned<double>({1 << 20});
-    x.get_into(h, {.stream = stream, .blocking = false});   // returns at once
+    x.get_into(h, {.stream = stream, .blocking = false});  // returns at once
     stop.record();
     stream.synchronize();
     std::cout << "zeros + copy to pinned memory: " << cp::cuda::get_elapsed_time(start, stop)

@@ -313,8 +313,8 @@ BOOST_AUTO_TEST_CASE(copies_between_devices) {
     BOOST_TEST(g1.flags().f_contiguous);
     BOOST_TEST(same_elements(g1.get(), h));
     // A non-contiguous source on device 0 into an array on device 1.
-    auto strided = cupp::ndarray<double>::from_pointer(on0.data(), {32, 33},
-                                                      cupp::strides_t{2 * 33 * 8, 8}, on0.memory());
+    auto strided = cupp::ndarray<double>::from_pointer(
+        on0.data(), {32, 33}, cupp::strides_t{2 * 33 * 8, 8}, on0.memory());
     BOOST_TEST(strided.device_id() == 0);  // where CUDA says the memory is
     auto dst = cupp::empty<double>({32, 33});
     strided.copy_into(dst);

@@ -86,11 +86,11 @@ inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
   if (nbytes == 0) return nullptr;
   constexpr std::size_t huge = std::size_t{2} << 20;
   const std::size_t align = nbytes >= 2 * huge ? huge : 64;
-  void* p = ::operator new(nbytes, std::align_val_t{align});
+  void* p = ::operator new (nbytes, std::align_val_t{align});
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   if (align == huge) (void)madvise(p, nbytes / huge * huge, MADV_HUGEPAGE);
 #endif
-  return cuda::memory_ptr(p, [align](void* q) { ::operator delete(q, std::align_val_t{align}); });
+  return cuda::memory_ptr(p, [align](void* q) { ::operator delete (q, std::align_val_t{align}); });
 }
 
 // The device a pointer's memory lives on, as CUDA records it; the current
@@ -98,8 +98,7 @@ inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
 inline int device_of(const void* p) {
   cudaPointerAttributes attr{};
   if (p && cudaPointerGetAttributes(&attr, p) == cudaSuccess &&
-      (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) &&
-      attr.device >= 0)
+      (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) && attr.device >= 0)
     return attr.device;
   (void)cudaGetLastError();
   return cuda::runtime::getDevice();
