@@ -23,8 +23,8 @@
 // stream-ordered allocators, and for cudaMalloc the rise of used device
 // memory (cudaMemGetInfo) sampled whenever the live bytes reach a new high.
 //
-//   bench_memory_pool [--pairs 1000000] [--malloc-pairs 100000] [--warmup 10000]
-//                     [--window 64] [--max-seconds 10] [--seed 42]
+//   bench_memory_pool [--pairs 1000000] [--malloc-pairs 1000000] [--warmup 10000]
+//                     [--window 64] [--max-seconds 60] [--seed 42]
 //                     [--small-bytes 4096] [--json FILE]
 // Exits 77 when there is no CUDA device.
 #include <cuda_runtime_api.h>
@@ -51,10 +51,10 @@ using bench::seconds_since;
 
 struct options {
   std::size_t pairs = 1'000'000;
-  std::size_t malloc_pairs = 100'000;
+  std::size_t malloc_pairs = 1'000'000;
   std::size_t warmup = 10'000;
   std::size_t window = 64;
-  double max_seconds = 10.0;
+  double max_seconds = 60.0;
   std::uint64_t seed = 42;
   std::size_t small_bytes = 4096;
   std::string json;

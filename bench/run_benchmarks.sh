@@ -94,7 +94,7 @@ fi
 BIN="$BUILD/bench"
 # --- runs ----------------------------------------------------------------------
 # Limits are generous safety nets; the expected times on an H100 are about
-# 30 s (memory_pool), 60 s (transfer), 45 s (cupy), 40 s (compile).
+# 70 s (memory_pool), 60 s (transfer), 45 s (cupy), 40 s (compile).
 if [[ $built == 1 ]]; then
   # shellcheck disable=SC2086
   run_step memory_pool 150 "$BIN/bench_memory_pool" --json "$TMP/memory_pool.json" \

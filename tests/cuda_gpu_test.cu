@@ -193,8 +193,10 @@ BOOST_AUTO_TEST_CASE(synchronize_done_and_host_functions) {
   spin_then_write<<<1, 1, 0, s.handle()>>>(busy, nullptr, 0);
   s.launch_host_func([&called] { called = 1; });
   BOOST_TEST(!s.done());
+  BOOST_TEST(!s.query());
   s.synchronize();
   BOOST_TEST(s.done());
+  BOOST_TEST(s.query());
   BOOST_TEST(called.load() == 1);
 }
 
@@ -218,6 +220,7 @@ BOOST_AUTO_TEST_CASE(event_timing) {
   end.record(s);
   end.synchronize();
   BOOST_TEST(end.done());
+  BOOST_TEST(end.query());
   const float ms = cupp::cuda::get_elapsed_time(start, end);
   BOOST_TEST(ms > 0.0f);
   BOOST_TEST(ms < 10000.0f);

@@ -177,6 +177,9 @@ class Stream {
     }
   }
 
+  // The same question as done(), under the name of the CUDA call.
+  bool query() const { return done(); }
+
   // Makes this the calling thread's current stream on its device (the
   // current device for the null and per-thread streams).
   void use() const { detail::current_streams()[target_device()] = impl_; }
@@ -289,6 +292,7 @@ class Event {
     check(e, "cudaEventQuery");
     return true;
   }
+  bool query() const { return done(); }
   // Handle for cudaIpcOpenEventHandle in another process.
   cudaIpcEventHandle_t ipc_handle() const {
     if (!interprocess_) throw value_error("the event was not created with interprocess=true");
