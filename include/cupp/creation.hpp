@@ -122,12 +122,7 @@ ndarray<T> zeros(const shape_t& shape, order o = order::C) {
 // to copy to and from a device, and the ones asynchronous copies need.
 template <Dtype T>
 ndarray<T> empty_pinned(const shape_t& shape, order o = order::C) {
-  const index_t n = detail::checked_size(shape, static_cast<index_t>(sizeof(T)));
-  auto mem = cuda::alloc_pinned_memory(static_cast<std::size_t>(n) * sizeof(T));
-  return ndarray<T>(
-      static_cast<T*>(mem.get()), shape,
-      detail::contiguous_strides(shape, sizeof(T), o == order::F ? order::F : order::C), mem, -1,
-      true);
+  return detail::pinned_host_array<T>(shape, o);
 }
 
 template <Dtype T>

@@ -287,14 +287,12 @@ constexpr bool can_cast_safe(dtype_id from_id, dtype_id to_id) {
       if (to.kind == 'u') return to.itemsize >= from.itemsize;
       if (to.kind == 'i') return to.itemsize > from.itemsize;
       if (to.kind == 'f') return to.itemsize >= float_size_for_int(int_bits(from), false);
-      if (to.kind == 'c')
-        return to.itemsize / 2 >= float_size_for_int(int_bits(from), false) && to.itemsize / 2 >= 4;
+      if (to.kind == 'c') return to.itemsize / 2 >= float_size_for_int(int_bits(from), false);
       return false;
     case 'i':
       if (to.kind == 'i') return to.itemsize >= from.itemsize;
       if (to.kind == 'f') return to.itemsize >= float_size_for_int(int_bits(from), true);
-      if (to.kind == 'c')
-        return to.itemsize / 2 >= float_size_for_int(int_bits(from), true) && to.itemsize / 2 >= 4;
+      if (to.kind == 'c') return to.itemsize / 2 >= float_size_for_int(int_bits(from), true);
       return false;
     case 'f':
       if (to.kind == 'f') return to.itemsize >= from.itemsize;

@@ -109,6 +109,10 @@ inline std::string index_count_message(int got, int ndim) {
          std::to_string(got) + " were indexed";
 }
 
+// A page-locked host array from the pinned pool (C or F order).
+template <class T>
+host::ndarray<T> pinned_host_array(const shape_t& shape, order o);
+
 }  // namespace detail
 
 template <class T, class Space>
@@ -303,17 +307,13 @@ class ndarray {
   // A host copy (cupy.ndarray.get). Non-blocking copies land in pinned
   // memory; synchronize the stream before reading them.
   host_type get(const transfer_options& opt = {}) const requires is_device {
-    const order layout = (opt.ord == order::A || opt.ord == order::K)
-                             ? (flags_.f_contiguous && !flags_.c_contiguous ? order::F : order::C)
-                             : (opt.ord == order::F ? order::F : order::C);
+    const order layout = resolve_order(opt.ord);
     host_type out;
     if (opt.blocking) {
       out = host_type(shape_, layout);
     } else {
       cuda::device_scope scope(device_);
-      auto mem = cuda::alloc_pinned_memory(static_cast<std::size_t>(nbytes()));
-      out = host_type(static_cast<T*>(mem.get()), shape_,
-                      detail::contiguous_strides(shape_, itemsize(), layout), mem, -1, true);
+      out = detail::pinned_host_array<T>(shape_, layout);
     }
     get_into(out, opt);
     return out;
@@ -506,5 +506,16 @@ class ndarray {
   bool owndata_ = false;
   array_flags flags_;
 };
+
+namespace detail {
+template <class T>
+host::ndarray<T> pinned_host_array(const shape_t& shape, order o) {
+  const index_t n = checked_size(shape, static_cast<index_t>(sizeof(T)));
+  auto mem = cuda::alloc_pinned_memory(static_cast<std::size_t>(n) * sizeof(T));
+  return host::ndarray<T>(static_cast<T*>(mem.get()), shape,
+                          contiguous_strides(shape, sizeof(T), o == order::F ? order::F : order::C),
+                          mem, -1, true);
+}
+}  // namespace detail
 
 }  // namespace cupp

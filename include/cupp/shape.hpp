@@ -116,17 +116,22 @@ namespace detail {
 // Number of elements; throws NumPy's ValueError for a negative extent or for
 // a byte size past what an index can address.
 inline index_t checked_size(const shape_t& shape, index_t itemsize) {
-  index_t n = 1;
-  bool overflow = false;
+  bool empty = false;
   for (index_t e : shape) {
     if (e < 0) throw value_error("negative dimensions are not allowed");
-    if (e != 0 && n > (INT64_MAX / e)) overflow = true;
-    n = overflow ? n : n * e;
+    empty = empty || e == 0;
   }
   // A zero extent anywhere makes the array empty whatever the other extents.
-  for (index_t e : shape)
-    if (e == 0) return 0;
-  if (overflow || n > INT64_MAX / itemsize)
+  if (empty) return 0;
+  index_t n = 1;
+  for (index_t e : shape) {
+    if (n > INT64_MAX / e)
+      throw value_error(
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+          "possible size.");
+    n *= e;
+  }
+  if (n > INT64_MAX / itemsize)
     throw value_error(
         "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
         "size.");

@@ -262,30 +262,30 @@ class MemoryAsyncPool {
   }
 };
 
-// Plain cudaMalloc / cudaFree for every allocation (no caching).
-inline allocator_fn malloc_allocator() {
-  return [](std::size_t n) -> memory_ptr {
+namespace detail {
+// cudaMalloc or cudaMallocManaged for every allocation, freed with cudaFree.
+inline allocator_fn uncached_allocator(bool managed) {
+  return [managed](std::size_t n) -> memory_ptr {
     if (n == 0) return nullptr;
-    void* p = detail::upstream_malloc(n, false);
+    void* p = upstream_malloc(n, managed);
     if (!p)
-      throw out_of_memory_error(
-          "Out of memory allocating " + cupp::detail::group_digits(n) + " bytes through cudaMalloc",
-          n, 0, 0);
+      throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
+                                    " bytes through " +
+                                    (managed ? "cudaMallocManaged" : "cudaMalloc"),
+                                n, 0, 0);
     return memory_ptr(p, [](void* q) { (void)cudaFree(q); });
   };
+}
+}  // namespace detail
+
+// Plain cudaMalloc / cudaFree for every allocation (no caching).
+inline allocator_fn malloc_allocator() {
+  return detail::uncached_allocator(false);
 }
 
 // Managed (unified) memory through cudaMallocManaged, uncached.
 inline allocator_fn managed_allocator() {
-  return [](std::size_t n) -> memory_ptr {
-    if (n == 0) return nullptr;
-    void* p = detail::upstream_malloc(n, true);
-    if (!p)
-      throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
-                                    " bytes through cudaMallocManaged",
-                                n, 0, 0);
-    return memory_ptr(p, [](void* q) { (void)cudaFree(q); });
-  };
+  return detail::uncached_allocator(true);
 }
 
 // cudaMallocAsync on the current stream, freed on the same stream.
