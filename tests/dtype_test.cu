@@ -32,6 +32,9 @@ BOOST_AUTO_TEST_CASE(descriptors_match_numpy) {
     BOOST_TEST(cupp::dtype::from_name(d.name).value() == d);
     BOOST_TEST(cupp::dtype::from_descr(d.str()).value() == d);
     BOOST_TEST(cupp::dtype::from_char(d.char_code).value() == d);
+    BOOST_TEST(cupp::descriptor(d.id) == d);
+    BOOST_TEST(cupp::descriptor(d.id).name == d.name);
+    static_assert(cupp::dtype_id_of<T> == d.id);
     static_assert(std::is_same_v<cupp::type_of_t<d.id>, T>);
     ++seen;
   });
