@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One call on a GPU machine: build everything with all cores, run the whole
-# test suite, run the GPU tests again under compute-sanitizer memcheck, then
+# One call on a GPU machine: build everything with all cores, run the `gpu`
+# label, run the GPU tests again under compute-sanitizer memcheck, then
 # the benchmarks beside CuPy. Logs go to $OUT (default ./out):
 #   env.txt tests.log memcheck.log bench.log results.json summary.txt
 # The last lines printed are the test summary, the memcheck summary and the
@@ -26,7 +26,7 @@ fi
 
 export CUPP_BUILD_DIR="$root/build-device"
 start=$(date +%s)
-timeout 420 scripts/test.sh >"$OUT/tests.log" 2>&1
+timeout 420 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
 test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
 echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
