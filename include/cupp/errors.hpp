@@ -28,6 +28,13 @@ class index_error : public std::out_of_range {
   using std::out_of_range::out_of_range;
 };
 
+// OverflowError: a Python integer that does not fit the dtype an operation
+// resolves to (`int8_array + 300`).
+class overflow_error : public std::overflow_error {
+ public:
+  using std::overflow_error::overflow_error;
+};
+
 // numpy.exceptions.AxisError, which NumPy derives from ValueError.
 class axis_error : public value_error {
  public:

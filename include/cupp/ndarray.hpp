@@ -113,6 +113,18 @@ inline std::string index_count_message(int got, int ndim) {
 template <class T>
 host::ndarray<T> pinned_host_array(const shape_t& shape, order o);
 
+// Lazy expressions (expression.hpp): nodes mark themselves with this type.
+template <class E>
+concept expression_node = requires {
+  typename E::is_cupp_expression;
+};
+
+// A new array of dtype T holding the value of expression `e`.
+template <class T, class S, class E>
+ndarray<T, S> evaluate_as(const E& e);
+template <class U, class T, class S>
+ndarray<U, S> astype_copy(const ndarray<T, S>& a);
+
 }  // namespace detail
 
 template <class T, class Space>
@@ -180,6 +192,26 @@ class ndarray {
         device_(device),
         owndata_(owndata) {
     update_flags();
+  }
+
+  // The value of a lazy expression, in new memory laid out in NumPy's K
+  // order: `ndarray<float> z = x * y + w;` runs one kernel.
+  template <class E>
+  requires detail::expression_node<E> ndarray(const E& e)
+      : ndarray(detail::evaluate_as<T, Space>(e)) {}
+
+  // Rebinds this handle to the value of an expression (NumPy's `z = x * y`);
+  // use copyto() or an out= form to write into existing memory.
+  template <class E>
+  requires detail::expression_node<E> ndarray& operator=(const E& e) & {
+    return *this = detail::evaluate_as<T, Space>(e);
+  }
+
+  // A copy cast to dtype U (ndarray.astype; see numpy-differences.md for
+  // the float-to-integer rule).
+  template <class U>
+  ndarray<U, Space> astype() const {
+    return detail::astype_copy<U>(*this);
   }
 
   // Copies of a handle are views: same memory, owndata false.
@@ -519,3 +551,5 @@ host::ndarray<T> pinned_host_array(const shape_t& shape, order o) {
 }  // namespace detail
 
 }  // namespace cupp
+
+#include <cupp/expression.hpp>

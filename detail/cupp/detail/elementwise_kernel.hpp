@@ -1,0 +1,320 @@
+// The evaluators an expression is lowered to, and the one kernel (and the
+// one host loop) that runs them.
+//
+// An evaluator is a trivially copyable value passed to the kernel by value.
+// Each thread handles a chunk of N consecutive elements along the fastest
+// axis: `load` fetches what the chunk needs from memory into registers
+// (`regs`), 16-byte vector loads where the chunk is dense and aligned, and
+// `value(regs, j)` computes element j of the chunk.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include <cupp/cuda/runtime.hpp>
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/elementwise_plan.hpp>
+#include <cupp/shape.hpp>
+
+namespace cupp::detail {
+
+// Elements per chunk for an expression whose widest element is `bytes`:
+// 16-byte vectors on the device, longer runs on the host.
+constexpr int device_chunk(int bytes) {
+  return bytes >= 16 ? 1 : 16 / bytes;
+}
+constexpr int host_chunk(int bytes) {
+  return bytes >= 64 ? 1 : 64 / bytes;
+}
+
+// Aligned bundles of N elements, loaded and stored as one vector access.
+template <class T, int N>
+struct alignas(sizeof(T) * N) vec_of {
+  T v[N];
+};
+
+template <class T, int N>
+CUPP_HD inline bool dense_chunk(const void* p, index_t stride0, int count) {
+  return count == N && stride0 == static_cast<index_t>(sizeof(T)) &&
+         reinterpret_cast<std::uintptr_t>(p) % (sizeof(T) * N) == 0;
+}
+
+template <class T, int N>
+struct regs_of {
+  T v[N];
+};
+struct no_regs {};
+
+// Offset of a chunk's first element along the kernel dimensions.
+CUPP_HD inline index_t chunk_offset(const index_t* st, const index_t* c, int nd) {
+  index_t off = 0;
+#pragma unroll
+  for (int k = 0; k < kernel_dims; ++k)
+    if (k < nd) off += c[k] * st[k];
+  return off;
+}
+
+// An array operand of type T.
+template <class T, int N>
+struct array_eval {
+  using value_type = T;
+  using regs = regs_of<T, N>;
+  const char* data;
+  index_t st[kernel_dims];
+
+  CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
+    const char* p = data + chunk_offset(st, c, nd);
+    if (N > 1 && dense_chunk<T, N>(p, st[0], count)) {
+      const auto b = *reinterpret_cast<const vec_of<T, N>*>(p);
+#pragma unroll
+      for (int j = 0; j < N; ++j) r.v[j] = b.v[j];
+    } else {
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        if (j < count) r.v[j] = *reinterpret_cast<const T*>(p + j * st[0]);
+    }
+  }
+  CUPP_HD T value(const regs& r, int j) const {
+    return r.v[j];
+  }
+};
+
+// A constant (a scalar operand, already cast to the type its ufunc uses).
+template <class T>
+struct const_eval {
+  using value_type = T;
+  using regs = no_regs;
+  T v;
+  CUPP_HD void load(regs&, const index_t*, int, int) const {}
+  CUPP_HD T value(const regs&, int) const { return v; }
+};
+
+// A generator: a function of K linear positions, each an affine function of
+// the element's coordinates (arange, linspace, eye, indices ...).
+template <class G, int N>
+struct generator_eval {
+  using value_type = typename G::value_type;
+  static constexpr int K = G::coords;
+  struct regs {
+    index_t pos[K];
+  };
+  G g;
+  index_t base[K];
+  index_t st[K][kernel_dims];
+
+  CUPP_HD void load(regs& r, const index_t* c, int nd, int) const {
+#pragma unroll
+    for (int k = 0; k < K; ++k) r.pos[k] = base[k] + chunk_offset(st[k], c, nd);
+  }
+  CUPP_HD value_type value(const regs& r, int j) const {
+    index_t p[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) p[k] = r.pos[k] + j * st[k][0];
+    return g(p);
+  }
+};
+
+// The evaluators of a node's operands, in order.
+template <class... E>
+struct eval_list;
+template <>
+struct eval_list<> {
+  struct regs {};
+  CUPP_HD void load(regs&, const index_t*, int, int) const {}
+};
+template <class E, class... Es>
+struct eval_list<E, Es...> {
+  struct regs {
+    typename E::regs head;
+    typename eval_list<Es...>::regs tail;
+  };
+  E head;
+  eval_list<Es...> tail;
+  CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
+    head.load(r.head, c, nd, count);
+    tail.load(r.tail, c, nd, count);
+  }
+};
+
+template <int I, class L>
+CUPP_HD inline const auto& eval_at(const L& l) {
+  if constexpr (I == 0)
+    return l.head;
+  else
+    return eval_at<I - 1>(l.tail);
+}
+template <int I, class R>
+CUPP_HD inline const auto& regs_at(const R& r) {
+  if constexpr (I == 0)
+    return r.head;
+  else
+    return regs_at<I - 1>(r.tail);
+}
+
+// A ufunc applied to its operands: each operand's value is cast to the type
+// the resolved loop takes, then the operation runs.
+template <class Op, class Loop, class... E>
+struct node_eval {
+  using value_type = typename Loop::out;
+  using list = eval_list<E...>;
+  using regs = typename list::regs;
+  Op op;
+  list args;
+
+  CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
+    args.load(r, c, nd, count);
+  }
+  CUPP_HD value_type value(const regs& r, int j) const {
+    return apply(r, j, std::make_index_sequence<sizeof...(E)>{});
+  }
+
+ private:
+  template <std::size_t... I>
+  CUPP_HD value_type apply(const regs& r, int j, std::index_sequence<I...>) const {
+    return op(convert<typename Loop::template in<I>>(eval_at<I>(args).value(regs_at<I>(r), j))...);
+  }
+};
+
+// The output: an array of type T that values are cast into.
+template <class T, int N>
+struct array_out {
+  using value_type = T;
+  char* data;
+  index_t st[kernel_dims];
+
+  CUPP_HD void store(const T* v, const index_t* c, int nd, int count) const {
+    char* p = data + chunk_offset(st, c, nd);
+    if (N > 1 && dense_chunk<T, N>(p, st[0], count)) {
+      vec_of<T, N> b;
+#pragma unroll
+      for (int j = 0; j < N; ++j) b.v[j] = v[j];
+      *reinterpret_cast<vec_of<T, N>*>(p) = b;
+    } else {
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        if (j < count) *reinterpret_cast<T*>(p + j * st[0]) = v[j];
+    }
+  }
+};
+
+// The iteration space of one launch: chunks of N elements along axis 0,
+// rows over the other kernel dimensions.
+struct grid_params {
+  int nd = 1;
+  bool wide = false;  // 64-bit index arithmetic (more than 2^31 chunks)
+  index_t n0 = 1;     // extent of axis 0
+  index_t chunks_per_row = 1;
+  index_t chunks = 0;
+  index_t shape[kernel_dims] = {};
+  fast_divmod row_div;
+  fast_divmod dim_div[kernel_dims];
+};
+
+template <int N>
+inline grid_params make_grid(const elementwise_plan& p, int kd) {
+  grid_params g;
+  g.nd = kd;
+  g.n0 = p.shape[0];
+  g.chunks_per_row = (g.n0 + N - 1) / N;
+  index_t rows = 1;
+  for (int k = 0; k < kd; ++k) g.shape[k] = p.shape[k];
+  for (int k = 1; k < kd; ++k) rows *= p.shape[k];
+  g.chunks = rows * g.chunks_per_row;
+  g.wide = g.chunks >= (index_t{1} << 31);
+  if (!g.wide) {
+    g.row_div = fast_divmod(static_cast<std::uint32_t>(g.chunks_per_row));
+    for (int k = 1; k < kd; ++k) g.dim_div[k] = fast_divmod(static_cast<std::uint32_t>(p.shape[k]));
+  }
+  return g;
+}
+
+// Coordinates of chunk t: c[0] is the first element's position on axis 0.
+template <int N>
+CUPP_HD inline void chunk_coords(const grid_params& g, index_t t, index_t* c) {
+  if (!g.wide) {
+    std::uint32_t row = g.row_div.div(static_cast<std::uint32_t>(t));
+    c[0] = (static_cast<std::uint32_t>(t) - row * g.row_div.divisor) * static_cast<index_t>(N);
+#pragma unroll
+    for (int k = 1; k < kernel_dims; ++k) {
+      if (k < g.nd) {
+        const std::uint32_t q = g.dim_div[k].div(row);
+        c[k] = row - q * g.dim_div[k].divisor;
+        row = q;
+      } else {
+        c[k] = 0;
+      }
+    }
+  } else {
+    index_t row = t / g.chunks_per_row;
+    c[0] = (t - row * g.chunks_per_row) * N;
+#pragma unroll
+    for (int k = 1; k < kernel_dims; ++k) {
+      if (k < g.nd) {
+        c[k] = row % g.shape[k];
+        row /= g.shape[k];
+      } else {
+        c[k] = 0;
+      }
+    }
+  }
+}
+
+template <int N, class E, class O>
+CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, const index_t* c) {
+  const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+  typename E::regs r;
+  e.load(r, c, g.nd, count);
+  typename O::value_type v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < count) v[j] = convert<typename O::value_type>(e.value(r, j));
+  o.store(v, c, g.nd, count);
+}
+
+#if defined(__CUDACC__)
+template <int N, class E, class O>
+__global__ void __launch_bounds__(256)
+    elementwise_kernel(const E e, const O o, const grid_params g) {
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < g.chunks;
+       t += step) {
+    index_t c[kernel_dims];
+    chunk_coords<N>(g, t, c);
+    run_chunk<N>(e, o, g, c);
+  }
+}
+
+template <int N, class E, class O>
+inline void launch_elementwise(const E& e, const O& o, const grid_params& g, int device,
+                               cudaStream_t stream) {
+  static_assert(sizeof(E) + sizeof(O) + sizeof(grid_params) <= 32000,
+                "cupp: this expression is too large for one kernel's parameters; evaluate "
+                "part of it first with .eval()");
+  constexpr int threads = 256;
+  const auto& props = cuda::runtime::getDeviceProperties(device);
+  const index_t wanted = (g.chunks + threads - 1) / threads;
+  const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
+  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap)));
+  elementwise_kernel<N><<<blocks, threads, 0, stream>>>(e, o, g);
+  cuda::check_last_launch("element-wise kernel");
+}
+#endif
+
+// The same iteration on the host: rows walked with an odometer.
+template <int N, class E, class O>
+inline void host_elementwise(const E& e, const O& o, const grid_params& g) {
+  index_t c[kernel_dims] = {};
+  const index_t rows = g.chunks / g.chunks_per_row;
+  for (index_t row = 0; row < rows; ++row) {
+    for (c[0] = 0; c[0] < g.n0; c[0] += N) run_chunk<N>(e, o, g, c);
+    c[0] = 0;
+    for (int k = 1; k < g.nd; ++k) {
+      if (++c[k] < g.shape[k]) break;
+      c[k] = 0;
+    }
+  }
+}
+
+}  // namespace cupp::detail

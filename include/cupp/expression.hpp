@@ -1,0 +1,696 @@
+// Lazy element-wise expressions: `x * y + w` builds a tree of ufunc nodes
+// over array, scalar and generator leaves, held by value; assigning it to an
+// array (or calling eval()) runs one kernel that reads each input once and
+// writes the output once.
+//
+// Every operand type (leaf or node) offers, on the host:
+//   value_type      its dtype, or a weak scalar kind (weak_int ...)
+//   space           device_space, host_space or any_space (scalars, generators)
+//   slots           how many coordinates its leaves take
+//   max_itemsize    the widest element its leaves load
+//   shape()         its broadcast shape
+//   collect(p, s)   appends the strides of its coordinates, broadcast to s
+//   lower<To, N>(L) its evaluator (see detail/elementwise_kernel.hpp); To is
+//                   the type the consuming loop wants (used by weak scalars)
+//   for_each_array(f)  visits the arrays it reads
+#pragma once
+
+#include <array>
+#include <limits>
+#include <string>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/elementwise_kernel.hpp>
+#include <cupp/detail/elementwise_plan.hpp>
+#include <cupp/detail/ufunc_types.hpp>
+#include <cupp/ndarray.hpp>
+
+namespace cupp {
+
+// The space of operands that live nowhere in particular: scalars and
+// generators, which adopt the space of the other operands.
+struct any_space {};
+
+namespace detail {
+
+template <class A, class B>
+struct join_space {
+  static_assert(std::is_same_v<A, B>,
+                "cupp: an expression mixes host and device arrays; move one side with "
+                "cupp::asarray (host to device) or cupp::asnumpy (device to host)");
+  using type = A;
+};
+template <class B>
+struct join_space<any_space, B> {
+  using type = B;
+};
+template <class A>
+struct join_space<A, any_space> {
+  using type = A;
+};
+template <>
+struct join_space<any_space, any_space> {
+  using type = any_space;
+};
+
+template <class... S>
+struct space_of_all {
+  using type = any_space;
+};
+template <class S, class... Rest>
+struct space_of_all<S, Rest...> {
+  using type = typename join_space<S, typename space_of_all<Rest...>::type>::type;
+};
+
+// Where an expression with no arrays is evaluated: on the device, as
+// cupp's creation functions are (CuPy's).
+template <class S>
+using eval_space_t = std::conditional_t<std::is_same_v<S, any_space>, device_space, S>;
+
+// What the arrays of an expression look like, for overlap and device checks.
+struct array_info {
+  const char* data;
+  const shape_t* shape;
+  const strides_t* strides;
+  index_t itemsize;
+  int device;
+};
+
+// Lowering of the operands for one launch: slot strides after planning, and
+// the position of this launch along the dimensions the host iterates over.
+struct lower_ctx {
+  std::span<const strides_t> strides;
+  int kd = 1;                      // dimensions the kernel walks
+  int nd = 1;                      // all planned dimensions
+  const index_t* outer = nullptr;  // coordinates of dimensions kd .. nd-1
+  int next = 1;                    // next slot to hand out (0: the output)
+
+  int take() { return next++; }
+  index_t base(int slot) const {
+    index_t b = 0;
+    for (int k = kd; k < nd; ++k) b += outer[k - kd] * strides[slot][k];
+    return b;
+  }
+  void kernel_strides(int slot, index_t* st) const {
+    for (int k = 0; k < kernel_dims; ++k) st[k] = k < kd ? strides[slot][k] : 0;
+  }
+};
+
+}  // namespace detail
+
+// An array, a lazy expression or a generator.
+template <class E>
+concept Expression =
+    is_ndarray_v<std::remove_cvref_t<E>> || detail::expression_node<std::remove_cvref_t<E>>;
+
+// A C++ scalar taking part in an expression: bool, integers, floating-point
+// and complex numbers are weak (NEP 50); __half and __nv_bfloat16 values
+// are strong 0-d operands of their dtype.
+template <class S>
+concept Scalar = std::is_arithmetic_v<std::remove_cvref_t<S>> ||
+    detail::is_complex_type_v<std::remove_cvref_t<S>> ||
+    detail::is_low_float_v<std::remove_cvref_t<S>> || requires(const std::remove_cvref_t<S>& s) {
+  requires std::is_same_v<std::remove_cvref_t<S>,
+                          std::complex<typename std::remove_cvref_t<S>::value_type>>;
+};
+
+template <class X>
+concept Operand = Expression<X> || Scalar<X>;
+
+// ---------------------------------------------------------------------------
+// Leaves
+
+// An array read by an expression (held by value: the expression keeps the
+// memory alive).
+template <class T, class S>
+struct array_leaf {
+  using is_cupp_expression = void;
+  using value_type = T;
+  using space = S;
+  static constexpr int slots = 1;
+  static constexpr int max_itemsize = sizeof(T);
+  ndarray<T, S> a;
+
+  const shape_t& shape() const { return a.shape(); }
+  void collect(strides_t*& p, const shape_t& out) const {
+    *p++ = detail::broadcast_strides(a.shape(), a.strides(), out);
+  }
+  template <class To, int N>
+  detail::array_eval<T, N> lower(detail::lower_ctx& L) const {
+    const int s = L.take();
+    detail::array_eval<T, N> e;
+    e.data = reinterpret_cast<const char*>(a.data()) + L.base(s);
+    L.kernel_strides(s, e.st);
+    return e;
+  }
+  template <class F>
+  void for_each_array(F&& f) const {
+    f(detail::array_info{reinterpret_cast<const char*>(a.data()), &a.shape(), &a.strides(),
+                         a.itemsize(), a.device_id()});
+  }
+};
+
+// A weak scalar: its type is the one the consuming ufunc loop resolves to.
+template <class Kind>
+struct weak_leaf {
+  using is_cupp_expression = void;
+  using value_type = Kind;
+  using space = any_space;
+  static constexpr int slots = 0;
+  static constexpr int max_itemsize = 0;
+  using storage = std::conditional_t<
+      std::is_same_v<Kind, weak_bool>, bool,
+      std::conditional_t<std::is_same_v<Kind, weak_int>, std::int64_t,
+                         std::conditional_t<std::is_same_v<Kind, weak_float>, double, complex128>>>;
+  storage v{};
+  bool big_unsigned = false;  // an integer above INT64_MAX, kept as its uint64 bits
+
+  static inline const shape_t scalar_shape{};
+  const shape_t& shape() const { return scalar_shape; }
+  void collect(strides_t*&, const shape_t&) const {}
+  template <class To, int N>
+  detail::const_eval<To> lower(detail::lower_ctx&) const {
+    return {as<To>()};
+  }
+  // The value in the type the operation resolved to.
+  template <class To>
+  To as() const {
+    if constexpr (std::is_same_v<Kind, weak_int>) {
+      if (big_unsigned) return detail::convert<To>(static_cast<std::uint64_t>(v));
+    }
+    return detail::convert<To>(v);
+  }
+  template <class F>
+  void for_each_array(F&&) const {}
+
+  // NumPy 2 raises OverflowError when a Python int does not fit the integer
+  // type the operation resolves to.
+  template <class To>
+  void check_fits() const {
+    if constexpr (std::is_same_v<Kind, weak_int> && is_integer_v<To>) {
+      using L = std::numeric_limits<To>;
+      bool ok;
+      if (big_unsigned)
+        ok = std::is_same_v<To, std::uint64_t>;
+      else if constexpr (std::is_signed_v<To>)
+        ok = v >= static_cast<std::int64_t>(L::min()) && v <= static_cast<std::int64_t>(L::max());
+      else
+        ok = v >= 0 && static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(L::max());
+      if (!ok)
+        throw overflow_error(
+            "Python integer " +
+            (big_unsigned ? std::to_string(static_cast<std::uint64_t>(v)) : std::to_string(v)) +
+            " out of bounds for " + std::string(dtype_of<To>().name));
+    }
+  }
+};
+
+// A strong scalar of dtype T (a 0-d operand: numpy.float16(x) and friends).
+template <class T>
+struct scalar_leaf {
+  using is_cupp_expression = void;
+  using value_type = T;
+  using space = any_space;
+  static constexpr int slots = 0;
+  static constexpr int max_itemsize = 0;
+  T v;
+
+  static inline const shape_t scalar_shape{};
+  const shape_t& shape() const { return scalar_shape; }
+  void collect(strides_t*&, const shape_t&) const {}
+  template <class To, int N>
+  detail::const_eval<T> lower(detail::lower_ctx&) const {
+    return {v};
+  }
+  template <class F>
+  void for_each_array(F&&) const {}
+};
+
+// A strong scalar operand: cupp::scalar<float>(2) behaves as numpy.float32(2).
+template <class T>
+requires is_dtype_v<T> scalar_leaf<T> scalar(const T& v) {
+  return {v};
+}
+
+// A generator leaf: values computed from K linear positions, each an affine
+// function of the element's coordinates. Reshaping and transposing it only
+// changes those functions (generator_view.hpp).
+template <class G, class S = any_space>
+struct generator_leaf {
+  using is_cupp_expression = void;
+  using value_type = typename G::value_type;
+  using space = S;
+  static constexpr int K = G::coords;
+  static constexpr int slots = K;
+  static constexpr int max_itemsize = sizeof(value_type);
+  G g;
+  shape_t shape_;
+  std::array<strides_t, K> st;  // per coordinate, in positions
+  std::array<index_t, K> base{};
+
+  const shape_t& shape() const { return shape_; }
+  void collect(strides_t*& p, const shape_t& out) const {
+    for (int k = 0; k < K; ++k) *p++ = detail::broadcast_strides(shape_, st[k], out);
+  }
+  template <class To, int N>
+  detail::generator_eval<G, N> lower(detail::lower_ctx& L) const {
+    detail::generator_eval<G, N> e;
+    e.g = g;
+    for (int k = 0; k < K; ++k) {
+      const int s = L.take();
+      e.base[k] = base[k] + L.base(s);
+      L.kernel_strides(s, e.st[k]);
+    }
+    return e;
+  }
+  template <class F>
+  void for_each_array(F&&) const {}
+};
+
+namespace detail {
+
+template <class X>
+struct operand_of;
+template <class T, class S>
+struct operand_of<ndarray<T, S>> {
+  using type = array_leaf<T, S>;
+  static type make(const ndarray<T, S>& a) { return {a}; }
+};
+template <class X>
+requires expression_node<X>
+struct operand_of<X> {
+  using type = X;
+  static const X& make(const X& x) { return x; }
+};
+template <class X>
+requires(std::is_arithmetic_v<X> || is_complex_type_v<X> || is_low_float_v<X> || requires {
+  requires std::is_same_v<X, std::complex<typename X::value_type>>;
+}) struct operand_of<X> {
+  static constexpr bool is_complex = is_complex_type_v<X> || requires { typename X::value_type; };
+  using kind = std::conditional_t<std::is_same_v<X, bool>, weak_bool,
+                                  std::conditional_t<std::is_integral_v<X>, weak_int,
+                                                     std::conditional_t<std::is_floating_point_v<X>,
+                                                                        weak_float, weak_complex>>>;
+  using type = std::conditional_t<is_low_float_v<X>, scalar_leaf<X>, weak_leaf<kind>>;
+  static type make(const X& x) {
+    if constexpr (is_low_float_v<X>) {
+      return {x};
+    } else if constexpr (std::is_same_v<kind, weak_complex>) {
+      return {complex128(static_cast<double>(x.real()), static_cast<double>(x.imag())), false};
+    } else if constexpr (std::is_integral_v<X> && !std::is_same_v<X, bool> &&
+                         std::is_unsigned_v<X> && sizeof(X) == 8) {
+      return {static_cast<std::int64_t>(x), x > static_cast<X>(INT64_MAX)};
+    } else {
+      return {static_cast<typename type::storage>(x), false};
+    }
+  }
+};
+
+}  // namespace detail
+
+// The leaf or node an operand becomes inside an expression.
+template <class X>
+using operand_t = typename detail::operand_of<std::remove_cvref_t<X>>::type;
+
+template <class X>
+decltype(auto) as_operand(const X& x) {
+  return detail::operand_of<std::remove_cvref_t<X>>::make(x);
+}
+
+template <class Op, class... A>
+class ufunc_expr;
+
+namespace detail {
+template <class E>
+auto evaluate(const E& e);
+template <class T, class S, class E>
+void assign(const ndarray<T, S>& out, const E& e);
+}  // namespace detail
+
+// Members every expression node offers (CRTP).
+template <class D>
+class expression_base {
+ public:
+  using is_cupp_expression = void;
+
+  int ndim() const { return self().shape().size(); }
+  index_t size() const { return detail::size_of(self().shape()); }
+  // The dtype of the result.
+  static constexpr cupp::dtype dtype() { return dtype_of<typename D::value_type>(); }
+  // Runs the expression: one kernel, a new array (NumPy's K order).
+  auto eval() const { return detail::evaluate(self()); }
+  // A lazy cast (ndarray.astype) that fuses with the expression.
+  template <class U>
+  auto astype() const;
+
+ private:
+  const D& self() const { return static_cast<const D&>(*this); }
+};
+
+// A ufunc applied to operands: the node of an expression tree.
+template <class Op, class... A>
+class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
+ public:
+  using signature = typename Op::template signature<typename A::value_type...>;
+  using value_type = typename signature::out;
+  using space = typename detail::space_of_all<typename A::space...>::type;
+  static constexpr int slots = (0 + ... + A::slots);
+  static constexpr int max_itemsize =
+      std::max({static_cast<int>(sizeof(value_type)), A::max_itemsize...});
+  static_assert(is_dtype_v<value_type>, "cupp: a ufunc loop must produce a cupp dtype");
+  static_assert(slots < detail::max_slots, "cupp: an expression may have at most 63 leaves");
+
+  explicit ufunc_expr(Op op, A... a) : op_(op), args_(std::move(a)...) {
+    compute_shape(std::make_index_sequence<sizeof...(A)>{});
+    check_weak(std::make_index_sequence<sizeof...(A)>{});
+  }
+
+  const shape_t& shape() const { return shape_; }
+  const Op& op() const { return op_; }
+  const std::tuple<A...>& args() const { return args_; }
+
+  void collect(strides_t*& p, const shape_t& out) const {
+    std::apply([&](const auto&... a) { (a.collect(p, out), ...); }, args_);
+  }
+  template <class To, int N>
+  auto lower(detail::lower_ctx& L) const {
+    return lower_impl<N>(L, std::make_index_sequence<sizeof...(A)>{});
+  }
+  template <class F>
+  void for_each_array(F&& f) const {
+    std::apply([&](const auto&... a) { (a.for_each_array(f), ...); }, args_);
+  }
+
+ private:
+  template <std::size_t... I>
+  void compute_shape(std::index_sequence<I...>) {
+    if constexpr (sizeof...(A) == 1) {
+      shape_ = std::get<0>(args_).shape();
+    } else {
+      const shape_t shapes[] = {std::get<I>(args_).shape()...};
+      shape_ = detail::broadcast_shapes(shapes);
+    }
+  }
+  template <std::size_t... I>
+  void check_weak(std::index_sequence<I...>) const {
+    (check_one<I>(), ...);
+  }
+  template <std::size_t I>
+  void check_one() const {
+    using Arg = std::tuple_element_t<I, std::tuple<A...>>;
+    if constexpr (requires { &Arg::template check_fits<int>; })
+      std::get<I>(args_).template check_fits<typename signature::template in<I>>();
+  }
+  template <int N, std::size_t... I>
+  auto lower_impl(detail::lower_ctx& L, std::index_sequence<I...>) const {
+    using list = detail::eval_list<
+        decltype(std::get<I>(args_).template lower<typename signature::template in<I>, N>(L))...>;
+    return detail::node_eval<
+        Op, signature,
+        decltype(std::get<I>(args_).template lower<typename signature::template in<I>, N>(L))...>{
+        op_, make_list<list, N, 0>(L)};
+  }
+  template <class List, int N, std::size_t I>
+  List make_list(detail::lower_ctx& L) const {
+    if constexpr (I == sizeof...(A)) {
+      return List{};
+    } else {
+      using Tail = decltype(std::declval<List>().tail);
+      auto head = std::get<I>(args_).template lower<typename signature::template in<I>, N>(L);
+      return List{head, make_list<Tail, N, I + 1>(L)};
+    }
+  }
+
+  Op op_;
+  std::tuple<A...> args_;
+  shape_t shape_;
+};
+
+// Builds the node of `Op` over any operands (arrays, expressions, scalars).
+template <class Op, class... X>
+auto make_ufunc(Op op, const X&... x) {
+  return ufunc_expr<Op, operand_t<X>...>(op, as_operand(x)...);
+}
+
+namespace ops {
+// ndarray.astype: NumPy's unsafe cast (see detail/convert.hpp).
+template <class U>
+struct cast {
+  static constexpr const char* name = "astype";
+  template <class T>
+  struct signature : loop<U, T> {
+    static_assert(is_dtype_v<T>, "cupp::astype: cast an array or an expression, not a scalar");
+  };
+  template <class T>
+  CUPP_HD U operator()(T v) const {
+    return detail::convert<U>(v);
+  }
+};
+}  // namespace ops
+
+template <class D>
+template <class U>
+auto expression_base<D>::astype() const {
+  static_assert(is_dtype_v<U>, "cupp: astype<T>() takes a cupp dtype");
+  return make_ufunc(ops::cast<U>{}, self());
+}
+
+// A lazy cast of any expression (ndarray.astype(U, copy=False) that fuses).
+template <class U, Expression E>
+auto astype(const E& e) {
+  return make_ufunc(ops::cast<U>{}, e);
+}
+
+// numpy.can_cast(From, To, casting='same_kind'): what out= and in-place
+// operators accept.
+template <class From, class To>
+inline constexpr bool can_cast_same_kind_v = [] {
+  auto rank = [](dtype d) {
+    switch (d.kind) {
+      case 'b':
+        return 0;
+      case 'u':
+        return 1;
+      case 'i':
+        return 2;
+      case 'f':
+        return 3;
+      default:
+        return 4;
+    }
+  };
+  return detail::can_cast_safe(dtype_id_of<From>, dtype_id_of<To>) ||
+         rank(dtype_of<To>()) >= rank(dtype_of<From>());
+}();
+
+namespace detail {
+
+// The permutation NumPy's K order gives the result: the axes of the first
+// operand that spans the whole output (no broadcast axis), from slowest to
+// fastest; C order when there is none.
+inline strides_t k_order_strides(const shape_t& shape, std::span<const strides_t> operand_strides,
+                                 index_t itemsize) {
+  const int nd = shape.size();
+  for (const strides_t& st : operand_strides) {
+    bool full = true;
+    for (int i = 0; i < nd; ++i)
+      if (shape[i] != 1 && st[i] == 0) full = false;
+    if (!full) continue;
+    if (is_c_contiguous(shape, st, 1) || nd < 2) break;
+    int axes[max_ndim];
+    for (int i = 0; i < nd; ++i) axes[i] = i;
+    auto mag = [](index_t v) { return v < 0 ? -v : v; };
+    std::stable_sort(axes, axes + nd, [&](int a, int b) { return mag(st[a]) > mag(st[b]); });
+    strides_t r = strides_t::filled(nd, 0);
+    index_t step = itemsize;
+    for (int i = nd - 1; i >= 0; --i) {
+      r[axes[i]] = step;
+      step *= std::max<index_t>(shape[axes[i]], 1);
+    }
+    return r;
+  }
+  return contiguous_strides(shape, itemsize);
+}
+
+inline void check_current_device(int array_device) {
+  const int current = cuda::runtime::getDevice();
+  if (array_device != current)
+    throw value_error("Array device must be same as the current device: array device = " +
+                      std::to_string(array_device) + " while current = " + std::to_string(current));
+}
+
+// Runs `e` into `out`, whose shape the expression broadcasts to; the strides
+// of the expression's slots are already collected in st[1 ..].
+template <class T, class S, class E>
+void run_elementwise(const ndarray<T, S>& out, const E& e, std::span<strides_t> st) {
+  constexpr int Ndev = device_chunk(std::max<int>(E::max_itemsize, sizeof(T)));
+  constexpr int Nhost = host_chunk(std::max<int>(E::max_itemsize, sizeof(T)));
+  st[0] = broadcast_strides(out.shape(), out.strides(), out.shape());
+  const elementwise_plan p = plan_elementwise(out.shape(), st);
+  if (p.size == 0) return;
+  const int kd = std::min(p.nd, kernel_dims);
+  index_t outer[max_ndim] = {};
+  index_t n_outer = 1;
+  for (int k = kd; k < p.nd; ++k) n_outer *= p.shape[k];
+  constexpr bool on_device = std::is_same_v<S, device_space>;
+  const grid_params g = make_grid < on_device ? Ndev : Nhost > (p, kd);
+  [[maybe_unused]] cudaStream_t stream = nullptr;
+  if constexpr (on_device) {
+    check_current_device(out.device_id());
+    e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
+    stream = cuda::detail::current_stream_impl(out.device_id())->handle;
+  }
+  for (index_t o = 0; o < n_outer; ++o) {
+    lower_ctx L{st, kd, p.nd, outer};
+    constexpr int N = on_device ? Ndev : Nhost;
+    const auto ev = e.template lower<typename E::value_type, N>(L);
+    array_out<T, N> w;
+    w.data = reinterpret_cast<char*>(out.data()) + L.base(0);
+    L.kernel_strides(0, w.st);
+    if constexpr (on_device) {
+#if defined(__CUDACC__)
+      launch_elementwise<N>(ev, w, g, out.device_id(), stream);
+#endif
+    } else {
+      host_elementwise<N>(ev, w, g);
+    }
+    for (int k = kd; k < p.nd; ++k) {  // next outer position
+      if (++outer[k - kd] < p.shape[k]) break;
+      outer[k - kd] = 0;
+    }
+  }
+}
+
+// Byte range an array touches.
+inline void byte_range(const array_info& a, const char*& lo, const char*& hi) {
+  lo = hi = a.data;
+  for (int i = 0; i < a.shape->size(); ++i) {
+    const index_t e = (*a.shape)[i];
+    if (e == 0) {
+      hi = lo;
+      return;
+    }
+    const index_t span = (e - 1) * (*a.strides)[i];
+    if (span < 0)
+      lo += span;
+    else
+      hi += span;
+  }
+  hi += a.itemsize;
+}
+
+// True when writing `out` element by element could change what `e` reads
+// later: an operand shares memory with the output in another layout.
+template <class T, class S, class E>
+bool needs_temporary(const ndarray<T, S>& out, const E& e) {
+  const array_info o{reinterpret_cast<const char*>(out.data()), &out.shape(), &out.strides(),
+                     out.itemsize(), out.device_id()};
+  const char *olo, *ohi;
+  byte_range(o, olo, ohi);
+  bool overlap = false;
+  e.for_each_array([&](const array_info& a) {
+    const char *lo, *hi;
+    byte_range(a, lo, hi);
+    if (lo >= ohi || olo >= hi || lo == hi || olo == ohi) return;
+    const bool same_view = a.data == o.data && a.itemsize == o.itemsize &&
+                           broadcast_strides(*a.shape, *a.strides, out.shape()) ==
+                               broadcast_strides(out.shape(), out.strides(), out.shape()) &&
+                           broadcasts_to(*a.shape, out.shape()) && *a.shape == out.shape();
+    if (!same_view) overlap = true;
+  });
+  return overlap;
+}
+
+// A fresh array of E's result (K order), evaluated.
+template <class T, class S, class E>
+ndarray<T, S> evaluate_as(const E& e) {
+  static_assert(!std::is_same_v<typename E::space, host_space> || std::is_same_v<S, host_space>,
+                "cupp: a host expression cannot become a device array: use cupp::asarray");
+  static_assert(!std::is_same_v<typename E::space, device_space> || std::is_same_v<S, device_space>,
+                "cupp: a device expression cannot become a host array: use cupp::asnumpy");
+  static_assert(
+      is_weak_v<typename E::value_type> || can_cast_same_kind_v<typename E::value_type, T>,
+      "cupp: the expression's dtype does not cast to the array's dtype with casting "
+      "'same_kind'; convert it explicitly with .astype<T>()");
+  const shape_t& shape = e.shape();
+  std::array<strides_t, E::slots + 1> st;
+  strides_t* p = st.data() + 1;
+  e.collect(p, shape);
+  const strides_t out_strides =
+      k_order_strides(shape, std::span<const strides_t>(st.data() + 1, E::slots), sizeof(T));
+  ndarray<T, S> out = [&] {
+    if constexpr (std::is_same_v<S, device_space>) {
+      ndarray<T, S> tmp(shape);
+      if (!(out_strides == tmp.strides()))
+        tmp = ndarray<T, S>(tmp.data(), shape, out_strides, tmp.memory(), tmp.device_id(), true);
+      return tmp;
+    } else {
+      ndarray<T, S> tmp(shape);
+      if (!(out_strides == tmp.strides()))
+        tmp = ndarray<T, S>(tmp.data(), shape, out_strides, tmp.memory(), -1, true);
+      return tmp;
+    }
+  }();
+  run_elementwise(out, e, st);
+  return out;
+}
+
+template <class E>
+auto evaluate(const E& e) {
+  return evaluate_as<typename E::value_type, eval_space_t<typename E::space>>(e);
+}
+
+// Writes `e` into the existing array `out` (numpy.copyto / out=): the
+// expression must broadcast to out's shape; an operand that overlaps out in
+// another layout is evaluated into a temporary first.
+template <class T, class S, class E>
+void assign(const ndarray<T, S>& out, const E& e) {
+  static_assert(
+      std::is_same_v<typename E::space, any_space> || std::is_same_v<typename E::space, S>,
+      "cupp: an expression mixes host and device arrays; move one side with "
+      "cupp::asarray (host to device) or cupp::asnumpy (device to host)");
+  if (!broadcasts_to(e.shape(), out.shape()))
+    throw value_error("non-broadcastable output operand with shape " + to_string(out.shape()) +
+                      " doesn't match the broadcast shape " + to_string(e.shape()));
+  if (out.size() == 0) return;
+  if (needs_temporary(out, e)) {
+    const auto tmp = evaluate_as<typename E::value_type, S>(e);
+    assign(out, array_leaf<typename E::value_type, S>{tmp});
+    return;
+  }
+  std::array<strides_t, E::slots + 1> st;
+  strides_t* p = st.data() + 1;
+  e.collect(p, out.shape());
+  run_elementwise(out, e, st);
+}
+
+}  // namespace detail
+
+// numpy.copyto(dst, src, casting='same_kind'): writes an expression, an
+// array or a scalar into dst in one kernel.
+template <class T, class S, Operand E>
+void copyto(const ndarray<T, S>& dst, const E& src) {
+  const auto e = as_operand(src);
+  using V = typename std::remove_cvref_t<decltype(e)>::value_type;
+  static_assert(is_weak_v<V> || can_cast_same_kind_v<V, T>,
+                "cupp::copyto: Cannot cast the source's dtype to the destination's with casting "
+                "rule 'same_kind'; convert it with .astype<T>()");
+  if constexpr (is_weak_v<V>) {
+    e.template check_fits<T>();
+    detail::assign(dst, make_ufunc(ops::cast<T>{}, scalar_leaf<T>{e.template as<T>()}));
+  } else
+    detail::assign(dst, e);
+}
+
+}  // namespace cupp
+
+namespace cupp::detail {
+template <class U, class T, class S>
+ndarray<U, S> astype_copy(const ndarray<T, S>& a) {
+  return evaluate_as<U, S>(make_ufunc(ops::cast<U>{}, a));
+}
+}  // namespace cupp::detail

@@ -1,0 +1,6 @@
+// Every ufunc: lazy element-wise functions and operators over arrays,
+// expressions and scalars, with NumPy 2's semantics.
+#pragma once
+
+#include <cupp/ufunc/arithmetic.hpp>
+#include <cupp/ufunc/comparison.hpp>
