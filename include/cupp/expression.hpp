@@ -361,7 +361,11 @@ class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
   static constexpr int slots = (0 + ... + A::slots);
   static constexpr int max_itemsize =
       std::max({static_cast<int>(sizeof(value_type)), A::max_itemsize...});
-  static_assert(is_dtype_v<value_type>, "cupp: a ufunc loop must produce a cupp dtype");
+  static_assert(is_dtype_v<value_type> || detail::is_pair_value_v<value_type>,
+                "cupp: a ufunc loop must produce a cupp dtype");
+  static_assert(((is_dtype_v<typename A::value_type> || is_weak_v<typename A::value_type>) && ...),
+                "cupp: a two-output ufunc (divmod, frexp, modf) cannot be the operand of another "
+                "operation: evaluate it first");
   static_assert(slots < detail::max_slots, "cupp: an expression may have at most 63 leaves");
 
   explicit ufunc_expr(Op op, A... a) : op_(op), args_(std::move(a)...) {
@@ -523,37 +527,62 @@ inline void check_current_device(int array_device) {
                       std::to_string(array_device) + " while current = " + std::to_string(current));
 }
 
-// Runs `e` into `out`, whose shape the expression broadcasts to; the strides
-// of the expression's slots are already collected in st[1 ..].
-template <class T, class S, class E>
-void run_elementwise(const ndarray<T, S>& out, const E& e, std::span<strides_t> st) {
-  constexpr int Ndev = device_chunk(std::max<int>(E::max_itemsize, sizeof(T)));
-  constexpr int Nhost = host_chunk(std::max<int>(E::max_itemsize, sizeof(T)));
-  st[0] = broadcast_strides(out.shape(), out.strides(), out.shape());
-  const elementwise_plan p = plan_elementwise(out.shape(), st);
+// Runs `e` into the outputs `outs` (one array, or two for two-output
+// ufuncs), whose shape the expression broadcasts to; the strides of the
+// expression's slots are already collected in st[outputs ..].
+template <class S, class E, class... T>
+void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e,
+                     std::span<strides_t> st) {
+  constexpr int n_out = sizeof...(T);
+  constexpr int widest = std::max({E::max_itemsize, static_cast<int>(sizeof(T))...});
+  constexpr int Ndev = device_chunk(widest);
+  constexpr int Nhost = host_chunk(widest);
+  const auto& out0 = std::get<0>(outs);
+  const shape_t& shape = out0.shape();
+  std::apply(
+      [&](const auto&... o) {
+        int i = 0;
+        ((st[i++] = broadcast_strides(o.shape(), o.strides(), shape)), ...);
+      },
+      outs);
+  const elementwise_plan p = plan_elementwise(shape, st);
   if (p.size == 0) return;
   const int kd = std::min(p.nd, kernel_dims);
   index_t outer[max_ndim] = {};
   index_t n_outer = 1;
   for (int k = kd; k < p.nd; ++k) n_outer *= p.shape[k];
   constexpr bool on_device = std::is_same_v<S, device_space>;
-  const grid_params g = make_grid < on_device ? Ndev : Nhost > (p, kd);
+  constexpr int N = on_device ? Ndev : Nhost;
+  const grid_params g = make_grid<N>(p, kd);
   [[maybe_unused]] cudaStream_t stream = nullptr;
   if constexpr (on_device) {
-    check_current_device(out.device_id());
+    std::apply([](const auto&... o) { (check_current_device(o.device_id()), ...); }, outs);
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
-    stream = cuda::detail::current_stream_impl(out.device_id())->handle;
+    stream = cuda::detail::current_stream_impl(out0.device_id())->handle;
   }
   for (index_t o = 0; o < n_outer; ++o) {
-    lower_ctx L{st, kd, p.nd, outer};
-    constexpr int N = on_device ? Ndev : Nhost;
+    lower_ctx L{st, kd, p.nd, outer, n_out};
     const auto ev = e.template lower<typename E::value_type, N>(L);
-    array_out<T, N> w;
-    w.data = reinterpret_cast<char*>(out.data()) + L.base(0);
-    L.kernel_strides(0, w.st);
+    auto writer_for = [&](const auto& arr, int slot) {
+      array_out<typename std::remove_cvref_t<decltype(arr)>::value_type, N> w;
+      w.data = reinterpret_cast<char*>(arr.data()) + L.base(slot);
+      L.kernel_strides(slot, w.st);
+      return w;
+    };
+    const auto w = [&] {
+      if constexpr (n_out == 1) {
+        return writer_for(std::get<0>(outs), 0);
+      } else {
+        static_assert(n_out == 2, "cupp: at most two outputs per kernel");
+        using A = std::tuple_element_t<0, std::tuple<T...>>;
+        using B = std::tuple_element_t<1, std::tuple<T...>>;
+        return pair_out<A, B, N>{writer_for(std::get<0>(outs), 0),
+                                 writer_for(std::get<1>(outs), 1)};
+      }
+    }();
     if constexpr (on_device) {
 #if defined(__CUDACC__)
-      launch_elementwise<N>(ev, w, g, out.device_id(), stream);
+      launch_elementwise<N>(ev, w, g, out0.device_id(), stream);
 #endif
     } else {
       host_elementwise<N>(ev, w, g);
@@ -635,13 +664,67 @@ ndarray<T, S> evaluate_as(const E& e) {
       return tmp;
     }
   }();
-  run_elementwise(out, e, st);
+  run_elementwise(std::tuple<const ndarray<T, S>&>(out), e, st);
   return out;
 }
 
 template <class E>
 auto evaluate(const E& e) {
   return evaluate_as<typename E::value_type, eval_space_t<typename E::space>>(e);
+}
+
+// Both results of a two-output expression, from one kernel (NumPy's K
+// order for both).
+template <class E>
+auto evaluate_pair(const E& e) {
+  using V = typename E::value_type;
+  using A = decltype(V::first);
+  using B = decltype(V::second);
+  using S = eval_space_t<typename E::space>;
+  const shape_t& shape = e.shape();
+  std::array<strides_t, E::slots + 2> st;
+  strides_t* p = st.data() + 2;
+  e.collect(p, shape);
+  const strides_t sa =
+      k_order_strides(shape, std::span<const strides_t>(st.data() + 2, E::slots), sizeof(A));
+  const strides_t sb =
+      k_order_strides(shape, std::span<const strides_t>(st.data() + 2, E::slots), sizeof(B));
+  auto make = [&](auto tag, const strides_t& s) {
+    using U = typename decltype(tag)::type;
+    ndarray<U, S> tmp(shape);
+    if (!(s == tmp.strides()))
+      tmp = ndarray<U, S>(tmp.data(), shape, s, tmp.memory(), tmp.device_id(), true);
+    return tmp;
+  };
+  const ndarray<A, S> a = make(std::type_identity<A>{}, sa);
+  const ndarray<B, S> b = make(std::type_identity<B>{}, sb);
+  run_elementwise(std::tuple<const ndarray<A, S>&, const ndarray<B, S>&>(a, b), e, st);
+  return std::pair<ndarray<A, S>, ndarray<B, S>>(a, b);
+}
+
+// Both results of a two-output expression written into existing arrays
+// (out=(q, r)); neither may overlap an operand.
+template <class A, class B, class S, class E>
+void assign_pair(const ndarray<A, S>& a, const ndarray<B, S>& b, const E& e) {
+  using V = typename E::value_type;
+  static_assert(can_cast_same_kind_v<decltype(V::first), A> &&
+                    can_cast_same_kind_v<decltype(V::second), B>,
+                "cupp: Cannot cast the ufunc's outputs to the out= arrays' dtypes with casting "
+                "rule 'same_kind'");
+  if (!broadcasts_to(e.shape(), a.shape()) || !(a.shape() == b.shape()))
+    throw value_error("non-broadcastable output operand with shape " + to_string(a.shape()) +
+                      " doesn't match the broadcast shape " + to_string(e.shape()));
+  if (a.size() == 0) return;
+  if (needs_temporary(a, e) || needs_temporary(b, e)) {
+    const auto tmp = evaluate_pair(e);
+    assign(a, array_leaf<decltype(V::first), S>{tmp.first});
+    assign(b, array_leaf<decltype(V::second), S>{tmp.second});
+    return;
+  }
+  std::array<strides_t, E::slots + 2> st;
+  strides_t* p = st.data() + 2;
+  e.collect(p, a.shape());
+  run_elementwise(std::tuple<const ndarray<A, S>&, const ndarray<B, S>&>(a, b), e, st);
 }
 
 // Writes `e` into the existing array `out` (numpy.copyto / out=): the
@@ -665,7 +748,7 @@ void assign(const ndarray<T, S>& out, const E& e) {
   std::array<strides_t, E::slots + 1> st;
   strides_t* p = st.data() + 1;
   e.collect(p, out.shape());
-  run_elementwise(out, e, st);
+  run_elementwise(std::tuple<const ndarray<T, S>&>(out), e, st);
 }
 
 }  // namespace detail

@@ -177,6 +177,18 @@ struct node_eval {
   }
 };
 
+// Two values produced together by a two-output ufunc (divmod, frexp, modf).
+template <class A, class B>
+struct pair_value {
+  A first;
+  B second;
+};
+
+template <class T>
+inline constexpr bool is_pair_value_v = false;
+template <class A, class B>
+inline constexpr bool is_pair_value_v<pair_value<A, B>> = true;
+
 // The output: an array of type T that values are cast into.
 template <class T, int N>
 struct array_out {
@@ -184,6 +196,10 @@ struct array_out {
   char* data;
   index_t st[kernel_dims];
 
+  template <class V>
+  CUPP_HD static T cast(const V& v) {
+    return convert<T>(v);
+  }
   CUPP_HD void store(const T* v, const index_t* c, int nd, int count) const {
     char* p = data + chunk_offset(st, c, nd);
     if (N > 1 && dense_chunk<T, N>(p, st[0], count)) {
@@ -196,6 +212,30 @@ struct array_out {
       for (int j = 0; j < N; ++j)
         if (j < count) *reinterpret_cast<T*>(p + j * st[0]) = v[j];
     }
+  }
+};
+
+// Two outputs written by one kernel.
+template <class A, class B, int N>
+struct pair_out {
+  using value_type = pair_value<A, B>;
+  array_out<A, N> first;
+  array_out<B, N> second;
+
+  template <class V>
+  CUPP_HD static value_type cast(const V& v) {
+    return {convert<A>(v.first), convert<B>(v.second)};
+  }
+  CUPP_HD void store(const value_type* v, const index_t* c, int nd, int count) const {
+    A a[N];
+    B b[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      a[j] = v[j].first;
+      b[j] = v[j].second;
+    }
+    first.store(a, c, nd, count);
+    second.store(b, c, nd, count);
   }
 };
 
@@ -269,7 +309,7 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
   typename O::value_type v[N];
 #pragma unroll
   for (int j = 0; j < N; ++j)
-    if (j < count) v[j] = convert<typename O::value_type>(e.value(r, j));
+    if (j < count) v[j] = O::cast(e.value(r, j));
   o.store(v, c, g.nd, count);
 }
 
