@@ -363,7 +363,7 @@ class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
       std::max({static_cast<int>(sizeof(value_type)), A::max_itemsize...});
   static_assert(is_dtype_v<value_type> || detail::is_pair_value_v<value_type>,
                 "cupp: a ufunc loop must produce a cupp dtype");
-  static_assert(((is_dtype_v<typename A::value_type> || is_weak_v<typename A::value_type>) && ...),
+  static_assert(((is_dtype_v<typename A::value_type> || is_weak_v<typename A::value_type>)&&...),
                 "cupp: a two-output ufunc (divmod, frexp, modf) cannot be the operand of another "
                 "operation: evaluate it first");
   static_assert(slots < detail::max_slots, "cupp: an expression may have at most 63 leaves");
@@ -527,6 +527,46 @@ inline void check_current_device(int array_device) {
                       std::to_string(array_device) + " while current = " + std::to_string(current));
 }
 
+// What a launch needs that does not depend on the expression's type:
+// planning, the grid, the stream. Kept out of the templates below so that
+// each expression compiles only its own lowering.
+struct launch_setup {
+  elementwise_plan p;
+  int kd = 1;
+  index_t n_outer = 1;
+  grid_params g;
+  cudaStream_t stream = nullptr;
+};
+
+inline void setup_launch(launch_setup& ls, const shape_t& shape, std::span<strides_t> st, int N,
+                         int device) {
+  ls.p = plan_elementwise(shape, st);
+  if (ls.p.size == 0) return;
+  ls.kd = std::min(ls.p.nd, kernel_dims);
+  for (int k = ls.kd; k < ls.p.nd; ++k) ls.n_outer *= ls.p.shape[k];
+  ls.g = make_grid(ls.p, ls.kd, N);
+  if (device >= 0) {
+    check_current_device(device);
+    ls.stream = cuda::detail::current_stream_impl(device)->handle;
+  }
+}
+
+// Steps to the next position along the dimensions the host iterates over.
+inline void next_outer(const launch_setup& ls, index_t* outer) {
+  for (int k = ls.kd; k < ls.p.nd; ++k) {
+    if (++outer[k - ls.kd] < ls.p.shape[k]) break;
+    outer[k - ls.kd] = 0;
+  }
+}
+
+template <class T, int N>
+array_out<T, N> make_writer(const T* data, const lower_ctx& L, int slot) {
+  array_out<T, N> w;
+  w.data = const_cast<char*>(reinterpret_cast<const char*>(data)) + L.base(slot);
+  L.kernel_strides(slot, w.st);
+  return w;
+}
+
 // Runs `e` into the outputs `outs` (one array, or two for two-output
 // ufuncs), whose shape the expression broadcasts to; the strides of the
 // expression's slots are already collected in st[outputs ..].
@@ -535,8 +575,8 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
                      std::span<strides_t> st) {
   constexpr int n_out = sizeof...(T);
   constexpr int widest = std::max({E::max_itemsize, static_cast<int>(sizeof(T))...});
-  constexpr int Ndev = device_chunk(widest);
-  constexpr int Nhost = host_chunk(widest);
+  constexpr bool on_device = std::is_same_v<S, device_space>;
+  constexpr int N = on_device ? device_chunk(widest) : host_chunk(widest);
   const auto& out0 = std::get<0>(outs);
   const shape_t& shape = out0.shape();
   std::apply(
@@ -545,51 +585,33 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
         ((st[i++] = broadcast_strides(o.shape(), o.strides(), shape)), ...);
       },
       outs);
-  const elementwise_plan p = plan_elementwise(shape, st);
-  if (p.size == 0) return;
-  const int kd = std::min(p.nd, kernel_dims);
-  index_t outer[max_ndim] = {};
-  index_t n_outer = 1;
-  for (int k = kd; k < p.nd; ++k) n_outer *= p.shape[k];
-  constexpr bool on_device = std::is_same_v<S, device_space>;
-  constexpr int N = on_device ? Ndev : Nhost;
-  const grid_params g = make_grid<N>(p, kd);
-  [[maybe_unused]] cudaStream_t stream = nullptr;
+  launch_setup ls;
+  setup_launch(ls, shape, st, N, on_device ? out0.device_id() : -1);
+  if (ls.p.size == 0) return;
   if constexpr (on_device) {
-    std::apply([](const auto&... o) { (check_current_device(o.device_id()), ...); }, outs);
+    if constexpr (n_out == 2) check_current_device(std::get<1>(outs).device_id());
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
-    stream = cuda::detail::current_stream_impl(out0.device_id())->handle;
   }
-  for (index_t o = 0; o < n_outer; ++o) {
-    lower_ctx L{st, kd, p.nd, outer, n_out};
+  index_t outer[max_ndim] = {};
+  for (index_t o = 0; o < ls.n_outer; ++o, next_outer(ls, outer)) {
+    lower_ctx L{st, ls.kd, ls.p.nd, outer, n_out};
     const auto ev = e.template lower<typename E::value_type, N>(L);
-    auto writer_for = [&](const auto& arr, int slot) {
-      array_out<typename std::remove_cvref_t<decltype(arr)>::value_type, N> w;
-      w.data = reinterpret_cast<char*>(arr.data()) + L.base(slot);
-      L.kernel_strides(slot, w.st);
-      return w;
-    };
     const auto w = [&] {
       if constexpr (n_out == 1) {
-        return writer_for(std::get<0>(outs), 0);
+        return make_writer<T..., N>(out0.data(), L, 0);
       } else {
-        static_assert(n_out == 2, "cupp: at most two outputs per kernel");
         using A = std::tuple_element_t<0, std::tuple<T...>>;
         using B = std::tuple_element_t<1, std::tuple<T...>>;
-        return pair_out<A, B, N>{writer_for(std::get<0>(outs), 0),
-                                 writer_for(std::get<1>(outs), 1)};
+        return pair_out<A, B, N>{make_writer<A, N>(out0.data(), L, 0),
+                                 make_writer<B, N>(std::get<1>(outs).data(), L, 1)};
       }
     }();
     if constexpr (on_device) {
 #if defined(__CUDACC__)
-      launch_elementwise<N>(ev, w, g, out0.device_id(), stream);
+      launch_elementwise<N>(ev, w, ls.g, out0.device_id(), ls.stream);
 #endif
     } else {
-      host_elementwise<N>(ev, w, g);
-    }
-    for (int k = kd; k < p.nd; ++k) {  // next outer position
-      if (++outer[k - kd] < p.shape[k]) break;
-      outer[k - kd] = 0;
+      host_elementwise<N>(ev, w, ls.g);
     }
   }
 }
@@ -707,10 +729,10 @@ auto evaluate_pair(const E& e) {
 template <class A, class B, class S, class E>
 void assign_pair(const ndarray<A, S>& a, const ndarray<B, S>& b, const E& e) {
   using V = typename E::value_type;
-  static_assert(can_cast_same_kind_v<decltype(V::first), A> &&
-                    can_cast_same_kind_v<decltype(V::second), B>,
-                "cupp: Cannot cast the ufunc's outputs to the out= arrays' dtypes with casting "
-                "rule 'same_kind'");
+  static_assert(
+      can_cast_same_kind_v<decltype(V::first), A> && can_cast_same_kind_v<decltype(V::second), B>,
+      "cupp: Cannot cast the ufunc's outputs to the out= arrays' dtypes with casting "
+      "rule 'same_kind'");
   if (!broadcasts_to(e.shape(), a.shape()) || !(a.shape() == b.shape()))
     throw value_error("non-broadcastable output operand with shape " + to_string(a.shape()) +
                       " doesn't match the broadcast shape " + to_string(e.shape()));

@@ -252,8 +252,7 @@ struct grid_params {
   fast_divmod dim_div[kernel_dims];
 };
 
-template <int N>
-inline grid_params make_grid(const elementwise_plan& p, int kd) {
+inline grid_params make_grid(const elementwise_plan& p, int kd, int N) {
   grid_params g;
   g.nd = kd;
   g.n0 = p.shape[0];
@@ -313,6 +312,19 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
   o.store(v, c, g.nd, count);
 }
 
+inline constexpr int launch_threads = 256;
+
+// Enough blocks to fill the device (a grid-stride loop does the rest).
+inline unsigned launch_blocks(const grid_params& g, int device) {
+  const auto& props = cuda::runtime::getDeviceProperties(device);
+  const index_t wanted = (g.chunks + launch_threads - 1) / launch_threads;
+  const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
+  return static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap)));
+}
+inline void check_launch() {
+  cuda::check_last_launch("element-wise kernel");
+}
+
 #if defined(__CUDACC__)
 template <int N, class E, class O>
 __global__ void __launch_bounds__(256)
@@ -332,13 +344,8 @@ inline void launch_elementwise(const E& e, const O& o, const grid_params& g, int
   static_assert(sizeof(E) + sizeof(O) + sizeof(grid_params) <= 32000,
                 "cupp: this expression is too large for one kernel's parameters; evaluate "
                 "part of it first with .eval()");
-  constexpr int threads = 256;
-  const auto& props = cuda::runtime::getDeviceProperties(device);
-  const index_t wanted = (g.chunks + threads - 1) / threads;
-  const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
-  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap)));
-  elementwise_kernel<N><<<blocks, threads, 0, stream>>>(e, o, g);
-  cuda::check_last_launch("element-wise kernel");
+  elementwise_kernel<N><<<launch_blocks(g, device), launch_threads, 0, stream>>>(e, o, g);
+  check_launch();
 }
 #endif
 
