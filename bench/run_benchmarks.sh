@@ -101,10 +101,15 @@ if [[ $built == 1 ]]; then
     ${BENCH_MEMORY_POOL_ARGS:-}
   # shellcheck disable=SC2086
   run_step transfer 200 "$BIN/bench_transfer" --json "$TMP/transfer.json" ${BENCH_TRANSFER_ARGS:-}
+  run_step elementwise 200 "$BIN/bench_elementwise" --json "$TMP/elementwise.json" \
+    ${BENCH_ELEMENTWISE_ARGS:-}
 fi
 # shellcheck disable=SC2086
 run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json" \
   ${BENCH_CUPY_ARGS:-}
+# shellcheck disable=SC2086
+run_step cupy_elementwise 200 python3 "$ROOT/bench/cupy_elementwise.py" \
+  --json "$TMP/cupy_elementwise.json" ${BENCH_CUPY_ELEMENTWISE_ARGS:-}
 # shellcheck disable=SC2086
 run_step compile 200 python3 "$ROOT/bench/compile_time/compile_time.py" \
   --json "$TMP/compile_time.json" ${BENCH_COMPILE_ARGS:-}
@@ -127,9 +132,11 @@ def load(name):
         return None
 
 
-mp, tr, cu, ct = (load(n) for n in
-                  ("memory_pool.json", "transfer.json", "cupy.json", "compile_time.json"))
+mp, tr, cu, ct, ew, cew = (load(n) for n in
+                  ("memory_pool.json", "transfer.json", "cupy.json", "compile_time.json",
+                   "elementwise.json", "cupy_elementwise.json"))
 cupy_rows = {r["case"]: r for r in (cu or {}).get("results", [])}
+cupy_rows.update({r["case"]: r for r in (cew or {}).get("results", [])})
 
 table = []
 
@@ -158,8 +165,25 @@ for r in (tr or {}).get("results", []):
     c = cupy_rows.get(r["case"])
     add(r["case"], r["unit"], r["value"], c["value"] if c else None, False)
 
+copy_bw = None
+for r in (ew or {}).get("results", []):
+    if r["case"] == "copy.f32":
+        copy_bw = r["value"]
+for r in (ew or {}).get("results", []):
+    c = cupy_rows.get(r["case"])
+    higher = r["unit"] == "GB/s"
+    add(r["case"], r["unit"], r["value"], c["value"] if c else None, not higher)
+    for suffix in (".unfused", ".numpy"):
+        c = cupy_rows.get(r["case"] + suffix)
+        if c:
+            add(r["case"] + suffix, r["unit"], r["value"], c["value"], not higher)
+    if higher and copy_bw and r["case"] != "copy.f32":
+        add(r["case"] + ".of_copy_bw", "%", 100.0 * r["value"] / copy_bw, None, False)
+
 result = {
     "wall_seconds": wall,
+    "elementwise": ew,
+    "cupy_elementwise": cew,
     "steps": steps,
     "table": table,
     "memory_pool": mp,

@@ -10,7 +10,9 @@
 #include <cupp/cuda/stream.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
+#include <cupp/expression.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>
 #include <cupp/print.hpp>
 #include <cupp/shape.hpp>
+#include <cupp/ufunc.hpp>

@@ -492,6 +492,18 @@ inline constexpr bool can_cast_same_kind_v = [] {
 }();
 
 namespace detail {
+// Weak scalars take the destination's type; other values must cast
+// 'same_kind'.
+template <class From, class To>
+constexpr bool assignable() {
+  if constexpr (is_weak_v<From>)
+    return true;
+  else
+    return can_cast_same_kind_v<From, To>;
+}
+}  // namespace detail
+
+namespace detail {
 
 // The permutation NumPy's K order gives the result: the axes of the first
 // operand that spans the whole output (no broadcast axis), from slowest to
@@ -664,7 +676,7 @@ ndarray<T, S> evaluate_as(const E& e) {
   static_assert(!std::is_same_v<typename E::space, device_space> || std::is_same_v<S, device_space>,
                 "cupp: a device expression cannot become a host array: use cupp::asnumpy");
   static_assert(
-      is_weak_v<typename E::value_type> || can_cast_same_kind_v<typename E::value_type, T>,
+      assignable<typename E::value_type, T>(),
       "cupp: the expression's dtype does not cast to the array's dtype with casting "
       "'same_kind'; convert it explicitly with .astype<T>()");
   const shape_t& shape = e.shape();
@@ -781,7 +793,7 @@ template <class T, class S, Operand E>
 void copyto(const ndarray<T, S>& dst, const E& src) {
   const auto e = as_operand(src);
   using V = typename std::remove_cvref_t<decltype(e)>::value_type;
-  static_assert(is_weak_v<V> || can_cast_same_kind_v<V, T>,
+  static_assert(detail::assignable<V, T>(),
                 "cupp::copyto: Cannot cast the source's dtype to the destination's with casting "
                 "rule 'same_kind'; convert it with .astype<T>()");
   if constexpr (is_weak_v<V>) {

@@ -29,6 +29,16 @@ class dims {
   using const_iterator = const index_t*;
 
   constexpr dims() noexcept = default;
+  // Only the first size() values are meaningful: copying a handle copies no
+  // more, which keeps expressions (that hold arrays by value) cheap to build.
+  constexpr dims(const dims& o) noexcept : n_(o.n_) {
+    for (int i = 0; i < n_; ++i) v_[i] = o.v_[i];
+  }
+  constexpr dims& operator=(const dims& o) noexcept {
+    n_ = o.n_;
+    for (int i = 0; i < n_; ++i) v_[i] = o.v_[i];
+    return *this;
+  }
   dims(std::initializer_list<index_t> values) { assign(values.begin(), values.size()); }
   template <class Int>
   requires std::is_integral_v<Int> dims(std::span<const Int> values) {
@@ -92,7 +102,7 @@ class dims {
     n_ = static_cast<int>(n);
   }
 
-  index_t v_[max_ndim] = {};
+  index_t v_[max_ndim];
   int n_ = 0;
 };
 

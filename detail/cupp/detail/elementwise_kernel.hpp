@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 
@@ -47,13 +48,15 @@ struct regs_of {
 };
 struct no_regs {};
 
-// Offset of a chunk's first element along the kernel dimensions.
+// Offset of a chunk's first element along the kernel dimensions. Axis 0
+// is added last: the rest is the same for every chunk of a row, which lets
+// the compiler keep it out of the loop over a row's chunks.
 CUPP_HD inline index_t chunk_offset(const index_t* st, const index_t* c, int nd) {
   index_t off = 0;
 #pragma unroll
-  for (int k = 0; k < kernel_dims; ++k)
+  for (int k = kernel_dims - 1; k >= 1; --k)
     if (k < nd) off += c[k] * st[k];
-  return off;
+  return off + c[0] * st[0];
 }
 
 // An array operand of type T.
@@ -70,6 +73,10 @@ struct array_eval {
       const auto b = *reinterpret_cast<const vec_of<T, N>*>(p);
 #pragma unroll
       for (int j = 0; j < N; ++j) r.v[j] = b.v[j];
+    } else if (st[0] == 0) {  // broadcast along the fastest axis: one load
+      const T v = *reinterpret_cast<const T*>(p);
+#pragma unroll
+      for (int j = 0; j < N; ++j) r.v[j] = v;
     } else {
 #pragma unroll
       for (int j = 0; j < N; ++j)
@@ -247,6 +254,11 @@ struct grid_params {
   index_t n0 = 1;     // extent of axis 0
   index_t chunks_per_row = 1;
   index_t chunks = 0;
+  index_t rows = 1;
+  // Threads walk rows (blockIdx.y) and the chunks of a row (x), so that a
+  // row's coordinates are decoded once for several chunks; short rows use
+  // one flat chunk index instead, so that no thread idles.
+  bool row_mode = false;
   index_t shape[kernel_dims] = {};
   fast_divmod row_div;
   fast_divmod dim_div[kernel_dims];
@@ -261,6 +273,8 @@ inline grid_params make_grid(const elementwise_plan& p, int kd, int N) {
   for (int k = 0; k < kd; ++k) g.shape[k] = p.shape[k];
   for (int k = 1; k < kd; ++k) rows *= p.shape[k];
   g.chunks = rows * g.chunks_per_row;
+  g.rows = rows;
+  g.row_mode = g.chunks_per_row >= 64;
   g.wide = g.chunks >= (index_t{1} << 31);
   if (!g.wide) {
     g.row_div = fast_divmod(static_cast<std::uint32_t>(g.chunks_per_row));
@@ -300,6 +314,33 @@ CUPP_HD inline void chunk_coords(const grid_params& g, index_t t, index_t* c) {
   }
 }
 
+// Coordinates 1 .. nd-1 of a row.
+CUPP_HD inline void row_coords(const grid_params& g, index_t row, index_t* c) {
+  if (!g.wide) {
+    std::uint32_t r = static_cast<std::uint32_t>(row);
+#pragma unroll
+    for (int k = 1; k < kernel_dims; ++k) {
+      if (k < g.nd) {
+        const std::uint32_t q = g.dim_div[k].div(r);
+        c[k] = r - q * g.dim_div[k].divisor;
+        r = q;
+      } else {
+        c[k] = 0;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 1; k < kernel_dims; ++k) {
+      if (k < g.nd) {
+        c[k] = row % g.shape[k];
+        row /= g.shape[k];
+      } else {
+        c[k] = 0;
+      }
+    }
+  }
+}
+
 template <int N, class E, class O>
 CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, const index_t* c) {
   const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
@@ -314,12 +355,19 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
 
 inline constexpr int launch_threads = 256;
 
-// Enough blocks to fill the device (a grid-stride loop does the rest).
-inline unsigned launch_blocks(const grid_params& g, int device) {
+// Enough blocks to fill the device (grid-stride loops do the rest); in row
+// mode each thread takes about four chunks of a row.
+inline dim3 launch_blocks(const grid_params& g, int device) {
   const auto& props = cuda::runtime::getDeviceProperties(device);
-  const index_t wanted = (g.chunks + launch_threads - 1) / launch_threads;
   const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
-  return static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap)));
+  if (!g.row_mode) {
+    const index_t wanted = (g.chunks + launch_threads - 1) / launch_threads;
+    return dim3(static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap))));
+  }
+  const index_t x = std::max<index_t>(
+      1, std::min(cap, (g.chunks_per_row + 4 * launch_threads - 1) / (4 * launch_threads)));
+  const index_t y = std::max<index_t>(1, std::min({g.rows, index_t{65535}, cap / x}));
+  return dim3(static_cast<unsigned>(x), static_cast<unsigned>(y));
 }
 inline void check_launch() {
   cuda::check_last_launch("element-wise kernel");
@@ -330,11 +378,22 @@ template <int N, class E, class O>
 __global__ void __launch_bounds__(256)
     elementwise_kernel(const E e, const O o, const grid_params g) {
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
-  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < g.chunks;
-       t += step) {
-    index_t c[kernel_dims];
-    chunk_coords<N>(g, t, c);
-    run_chunk<N>(e, o, g, c);
+  const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (g.row_mode) {
+    for (index_t row = blockIdx.y; row < g.rows; row += gridDim.y) {
+      index_t c[kernel_dims];
+      row_coords(g, row, c);
+      for (index_t x = first; x < g.chunks_per_row; x += step) {
+        c[0] = x * N;
+        run_chunk<N>(e, o, g, c);
+      }
+    }
+  } else {
+    for (index_t t = first; t < g.chunks; t += step) {
+      index_t c[kernel_dims];
+      chunk_coords<N>(g, t, c);
+      run_chunk<N>(e, o, g, c);
+    }
   }
 }
 

@@ -1,0 +1,156 @@
+// Fused element-wise expressions on the GPU: the workloads of
+// bench/cupy_elementwise.py, timed with CUDA events (median of repeated
+// loops after a warm-up), with the bytes each moves compared against the
+// device-to-device copy bandwidth measured in the same run.
+//
+//   copy.f32            cudaMemcpyAsync of 2^28 float32 (read + write)
+//   xyw.f32, xyw.f64    z = x * y + w over 2^28 elements (3 reads, 1 write)
+//   softplus.f32        maximum(0, x) + log1p(exp(-abs(x))) (1 read, 1 write)
+//   outer_add.f32       (8192, 1) + (1, 8192) -> (8192, 8192), bytes written
+//   arange_T.<n>        arange(n).reshape(1000, -1).T * 2, int64, ms per call
+//   small_xyw           x * y + w on 1000 float32: GPU us per call in a loop,
+//                       and host us per call (the time the CPU spends issuing)
+//
+//   bench_elementwise [--log2n 28] [--reps 10] [--runs 7] [--json FILE]
+#include <cupp/cupp.hpp>
+
+#include "bench_common.hpp"
+
+namespace {
+
+struct options {
+  int log2n = 28;
+  int reps = 10;  // calls per timed loop
+  int runs = 7;   // timed loops; the median is reported
+  std::string json;
+};
+
+struct row {
+  std::string name;
+  double value;
+  std::string unit;
+  double ms;  // per call
+};
+
+// Median milliseconds per call of f over `runs` loops of `reps` calls.
+template <class F>
+double time_ms(const options& o, F&& f) {
+  cudaStream_t s = cupp::cuda::get_current_stream().handle();
+  for (int i = 0; i < 3; ++i) f();
+  BENCH_CHECK(cudaStreamSynchronize(s));
+  cudaEvent_t a, b;
+  BENCH_CHECK(cudaEventCreate(&a));
+  BENCH_CHECK(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = 0; r < o.runs; ++r) {
+    BENCH_CHECK(cudaEventRecord(a, s));
+    for (int i = 0; i < o.reps; ++i) f();
+    BENCH_CHECK(cudaEventRecord(b, s));
+    BENCH_CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms / o.reps);
+  }
+  BENCH_CHECK(cudaEventDestroy(a));
+  BENCH_CHECK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+cupp::ndarray<T> filled(cupp::index_t n, double v) {
+  cupp::ndarray<T> x = cupp::empty<T>({n});
+  cupp::copyto(x, v);
+  return x;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  bench::command_line(
+      argc, argv,
+      {bench::value("--log2n", "K", o.log2n), bench::value("--reps", "N", o.reps),
+       bench::value("--runs", "N", o.runs), bench::value("--json", "FILE", o.json)});
+  return bench::run_on_gpu("bench_elementwise", [&] {
+    const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
+    const cupp::index_t n = cupp::index_t{1} << o.log2n;
+    std::vector<row> rows;
+    auto add = [&](const std::string& name, double ms, double bytes) {
+      rows.push_back(
+          {name, bytes > 0 ? bytes / (ms * 1e-3) / 1e9 : ms, bytes > 0 ? "GB/s" : "ms", ms});
+      std::printf("%-24s %10.4f ms", name.c_str(), ms);
+      if (bytes > 0) std::printf("  %8.1f GB/s", bytes / (ms * 1e-3) / 1e9);
+      std::printf("\n");
+    };
+
+    {  // the copy bandwidth everything is compared against
+      auto x = filled<float>(n, 1.0), y = filled<float>(n, 2.0);
+      cudaStream_t s = cupp::cuda::get_current_stream().handle();
+      const double ms = time_ms(o, [&] {
+        BENCH_CHECK(cudaMemcpyAsync(y.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice, s));
+      });
+      add("copy.f32", ms, 2.0 * n * 4);
+    }
+    {
+      auto x = filled<float>(n, 1.5), y = filled<float>(n, 2.0), w = filled<float>(n, 0.25);
+      cupp::ndarray<float> z;
+      add("xyw.f32", time_ms(o, [&] { z = x * y + w; }), 4.0 * n * 4);
+      if (z.item(n - 1) != 3.25f) throw std::runtime_error("xyw.f32: wrong result");
+#ifndef CUPP_BENCH_CORE_ONLY
+      add("softplus.f32",
+          time_ms(o, [&] { z = cupp::maximum(0, x) + cupp::log1p(cupp::exp(-cupp::abs(x))); }),
+          2.0 * n * 4);
+#endif
+    }
+    {
+      auto x = filled<double>(n, 1.5), y = filled<double>(n, 2.0), w = filled<double>(n, 0.25);
+      cupp::ndarray<double> z;
+      add("xyw.f64", time_ms(o, [&] { z = x * y + w; }), 4.0 * n * 8);
+    }
+    {
+      cupp::ndarray<float> a = cupp::empty<float>({8192, 1}), b = cupp::empty<float>({1, 8192});
+      cupp::copyto(a, 1.0);
+      cupp::copyto(b, 2.0);
+      cupp::ndarray<float> z;
+      add("outer_add.f32", time_ms(o, [&] { z = a + b; }), 8192.0 * 8192 * 4);
+    }
+#ifndef CUPP_BENCH_CORE_ONLY
+    for (cupp::index_t len : {10000LL, 100000LL, 1000000LL, 10000000LL, 100000000LL}) {
+      cupp::ndarray<std::int64_t> z;
+      const double ms = time_ms(o, [&] { z = cupp::arange(len).reshape({1000, -1}).T() * 2; });
+      add("arange_T." + std::to_string(len), ms, 0);
+    }
+#endif
+    {
+      auto x = filled<float>(1000, 1.5), y = filled<float>(1000, 2.0),
+           w = filled<float>(1000, 0.25);
+      cupp::ndarray<float> z;
+      options many = o;
+      many.reps = 1000;
+      add("small_xyw.gpu_us", time_ms(many, [&] { z = x * y + w; }) * 1e3, 0);
+      rows.back().unit = "us";
+      // Host time: calls issued back to back, fewer than the launch queue holds.
+      std::vector<double> t;
+      for (int r = 0; r < o.runs; ++r) {
+        cupp::cuda::get_current_stream().synchronize();
+        const auto t0 = bench::clock_type::now();
+        for (int i = 0; i < 200; ++i) z = x * y + w;
+        t.push_back(bench::seconds_since(t0) / 200 * 1e6);
+      }
+      std::sort(t.begin(), t.end());
+      rows.push_back({"small_xyw.host_us", t[t.size() / 2], "us", 0});
+      std::printf("%-24s %10.3f us per call (host)\n", "small_xyw.host_us", t[t.size() / 2]);
+      cupp::cuda::get_current_stream().synchronize();
+    }
+    if (!o.json.empty())
+      bench::write_json(o.json, "elementwise", props.name, [&](std::ostream& f) {
+        f << ",\n  \"results\": [";
+        for (std::size_t i = 0; i < rows.size(); ++i)
+          f << (i ? ",\n" : "\n") << "    {\"case\": \"" << rows[i].name
+            << "\", \"value\": " << rows[i].value << ", \"unit\": \"" << rows[i].unit
+            << "\", \"ms\": " << rows[i].ms << "}";
+        f << "\n  ]";
+      });
+  });
+}
