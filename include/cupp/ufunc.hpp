@@ -4,3 +4,4 @@
 
 #include <cupp/ufunc/arithmetic.hpp>
 #include <cupp/ufunc/comparison.hpp>
+#include <cupp/ufunc/math.hpp>
