@@ -53,10 +53,19 @@ CUPP_HD inline std::int32_t f2i32(double v) {
   if (v > -2147483649.0 && v < 2147483648.0) return static_cast<std::int32_t>(v);
   return INT32_MIN;
 }
+// Unsigned targets of 32 and 64 bits: values from 2^(bits-1) up go through
+// the signed conversion of v - 2^(bits-1) with the top bit flipped back
+// (so 2^bits and beyond, and +inf, give 0); lower values, NaN included, go
+// through the signed conversion directly.
 CUPP_HD inline std::uint64_t f2u64(double v) {
-  if (v >= 9223372036854775808.0 && v < 18446744073709551616.0)
+  if (v >= 9223372036854775808.0)
     return static_cast<std::uint64_t>(f2i64(v - 9223372036854775808.0)) ^ (std::uint64_t{1} << 63);
   return static_cast<std::uint64_t>(f2i64(v));
+}
+CUPP_HD inline std::uint32_t f2u32(double v) {
+  if (v >= 2147483648.0)
+    return static_cast<std::uint32_t>(f2i32(v - 2147483648.0)) ^ (std::uint32_t{1} << 31);
+  return static_cast<std::uint32_t>(f2i32(v));
 }
 
 // A real floating value (float or double) to an integer type.
@@ -65,7 +74,9 @@ CUPP_HD inline To float_to_int(F v) {
   if constexpr (std::is_same_v<To, std::uint64_t> || std::is_same_v<To, unsigned long long> ||
                 std::is_same_v<To, unsigned long>)
     return static_cast<To>(f2u64(static_cast<double>(v)));
-  else if constexpr (sizeof(To) == 8 || std::is_same_v<To, std::uint32_t>)
+  else if constexpr (std::is_same_v<To, std::uint32_t> || std::is_same_v<To, unsigned int>)
+    return static_cast<To>(f2u32(static_cast<double>(v)));
+  else if constexpr (sizeof(To) == 8)
     return static_cast<To>(f2i64(static_cast<double>(v)));
   else if constexpr (std::is_same_v<F, float>)
     return static_cast<To>((v > -2147483904.0f && v < 2147483648.0f) ? static_cast<std::int32_t>(v)
