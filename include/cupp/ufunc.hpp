@@ -4,4 +4,5 @@
 
 #include <cupp/ufunc/arithmetic.hpp>
 #include <cupp/ufunc/comparison.hpp>
+#include <cupp/ufunc/logic.hpp>
 #include <cupp/ufunc/math.hpp>

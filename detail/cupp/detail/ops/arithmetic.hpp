@@ -33,8 +33,8 @@ struct subtract {
   template <class... Ts>
   struct signature : common_loop_impl<arith::promote_t<Ts...>, 2> {
     static_assert(!is_bool_v<arith::promote_t<Ts...>>,
-                  "cupp::subtract: numpy boolean subtract, the `-` operator, is not supported, "
-                  "use the bitwise_xor, the `^` operator, or the logical_xor function instead");
+                  "cupp::subtract: numpy boolean subtract, the '-' operator, is not supported, "
+                  "use the bitwise_xor, the '^' operator, or the logical_xor function instead");
   };
   template <class T>
   CUPP_HD T operator()(T a, T b) const {
@@ -81,8 +81,8 @@ struct negative {
   template <class... Ts>
   struct signature : common_loop_impl<arith::promote_t<Ts...>, 1> {
     static_assert(!is_bool_v<arith::promote_t<Ts...>>,
-                  "cupp::negative: the numpy boolean negative, the `-` operator, is not "
-                  "supported, use the `~` operator or the logical_not function instead");
+                  "cupp::negative: the numpy boolean negative, the '-' operator, is not "
+                  "supported, use the '~' operator or the logical_not function instead");
   };
   template <class T>
   CUPP_HD T operator()(T a) const {
@@ -98,7 +98,7 @@ struct positive {
   template <class... Ts>
   struct signature : common_loop_impl<arith::promote_t<Ts...>, 1> {
     static_assert(!is_bool_v<arith::promote_t<Ts...>>,
-                  "cupp::positive: numpy has no boolean positive, the `+` operator (TypeError); "
+                  "cupp::positive: numpy has no boolean positive, the '+' operator (TypeError); "
                   "cast with astype first");
   };
   template <class T>
