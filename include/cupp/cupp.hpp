@@ -9,8 +9,10 @@
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
 #include <cupp/dtype.hpp>
+#include <cupp/elementwise.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/module.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>
 #include <cupp/print.hpp>

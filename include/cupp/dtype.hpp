@@ -370,7 +370,9 @@ struct result_type_fold<A, B, Rest...> {
                 "cupp::result_type_t: NumPy has no common dtype for these two types "
                 "(bfloat16 promotes only with bool, int8, uint8, float32, float64 and the "
                 "complex types); cast one operand with astype<T>() first");
-  using type = typename result_type_fold<typename result_type_impl<A, B>::type, Rest...>::type;
+  // A stand-in after the failure keeps the error to the message above.
+  using pair = std::conditional_t<Promotable<A, B>, result_type_impl<A, B>, std::type_identity<A>>;
+  using type = typename result_type_fold<typename pair::type, Rest...>::type;
 };
 }  // namespace detail
 

@@ -464,7 +464,7 @@ auto expression_base<D>::astype() const {
 }
 
 // A lazy cast of any expression (ndarray.astype(U, copy=False) that fuses).
-template <class U, Expression E>
+template <class U, Operand E>
 auto astype(const E& e) {
   return make_ufunc(ops::cast<U>{}, e);
 }

@@ -1,0 +1,143 @@
+// cupy.get_array_module for C++: code written once for host and device
+// arrays asks its arguments where to create new arrays.
+//
+//   template <class A>
+//   auto centered(const A& x) {
+//     auto xp = cupp::get_array_module(x);        // device_module or host_module
+//     auto out = xp.template zeros<float>(x.shape());
+//     cupp::copyto(out, x - 1);
+//     return out;
+//   }
+//
+// The modules are empty tag types; which one you get is decided at compile
+// time from the argument types. Functions that compute (cupp::exp, +, ...)
+// need no module: they already follow their operands.
+#pragma once
+
+#include <type_traits>
+
+#include <cupp/creation.hpp>
+#include <cupp/expression.hpp>
+#include <cupp/generators.hpp>
+
+namespace cupp {
+
+namespace detail {
+
+// Array creation shared by both modules; Space picks the memory.
+template <class Space>
+struct module_base {
+  using space = Space;
+  static constexpr bool is_device = std::is_same_v<Space, device_space>;
+  template <class T>
+  using ndarray = cupp::ndarray<T, Space>;
+
+  template <Dtype T>
+  ndarray<T> empty(const shape_t& shape, order o = order::C) const {
+    if constexpr (is_device)
+      return cupp::empty<T>(shape, o);
+    else
+      return cupp::host::empty<T>(shape, o);
+  }
+  // zeros, ones and full: cupp's lazy generators, evaluated here.
+  template <Dtype T = double>
+  ndarray<T> zeros(const shape_t& shape, order o = order::C) const {
+    return ndarray<T>(cupp::zeros<T>(shape, o));
+  }
+  template <Dtype T = double>
+  ndarray<T> ones(const shape_t& shape, order o = order::C) const {
+    return ndarray<T>(cupp::ones<T>(shape, o));
+  }
+  // numpy.full: the dtype of `value` unless T is given.
+  template <class T = dtype_from_args, Scalar V>
+  auto full(const shape_t& shape, const V& value, order o = order::C) const {
+    const auto g = cupp::full<T>(shape, value, o);
+    return ndarray<typename decltype(g)::value_type>(g);
+  }
+  template <Dtype T, class S>
+  ndarray<T> empty_like(const cupp::ndarray<T, S>& x) const {
+    return empty<T>(x.shape(), keep_order(x));
+  }
+  template <Dtype T, class S>
+  ndarray<T> zeros_like(const cupp::ndarray<T, S>& x) const {
+    return zeros<T>(x.shape(), keep_order(x));
+  }
+
+  template <Dtype T>
+  ndarray<T> array(std::initializer_list<T> l) const {
+    if constexpr (is_device)
+      return cupp::array<T>(l);
+    else
+      return cupp::host::array<T>(l);
+  }
+  template <Dtype T>
+  ndarray<T> array(std::initializer_list<std::initializer_list<T>> l) const {
+    if constexpr (is_device)
+      return cupp::array<T>(l);
+    else
+      return cupp::host::array<T>(l);
+  }
+
+  // An array in this module's memory: arrays from the other side are
+  // copied, arrays already here are returned as they are, host ranges are
+  // copied in and expressions are evaluated.
+  template <class T, class S>
+  ndarray<T> asarray(const cupp::ndarray<T, S>& x) const {
+    if constexpr (is_device)
+      return cupp::asarray(x);
+    else
+      return cupp::asnumpy(x);
+  }
+  template <class E>
+  requires(expression_node<E> && !is_ndarray_v<E>) auto asarray(const E& e) const {
+    return ndarray<typename E::value_type>(e);
+  }
+  template <host_range R>
+  auto asarray(const R& data) const {
+    if constexpr (is_device)
+      return cupp::asarray(data);
+    else
+      return cupp::host::asarray(data);
+  }
+  template <host_range R>
+  auto asarray(const R& data, const shape_t& shape) const {
+    if constexpr (is_device)
+      return cupp::asarray(data, shape);
+    else
+      return cupp::host::asarray(data, shape);
+  }
+};
+
+template <class X>
+struct space_of {
+  using type = any_space;
+};
+template <class T, class S>
+struct space_of<ndarray<T, S>> {
+  using type = S;
+};
+template <class X>
+requires(expression_node<X>) struct space_of<X> {
+  using type = typename X::space;
+};
+
+}  // namespace detail
+
+// The module of device arrays: cupp::empty, cupp::zeros ... (cupy).
+struct device_module : detail::module_base<device_space> {};
+// The module of host arrays: cupp::host::empty ... (numpy).
+struct host_module : detail::module_base<host_space> {};
+
+// cupy.get_array_module(*args): device_module when any argument is a device
+// array or a device expression, host_module otherwise (host arrays, numbers).
+template <class... X>
+constexpr auto get_array_module(const X&...) {
+  if constexpr ((std::is_same_v<typename detail::space_of<std::remove_cvref_t<X>>::type,
+                                device_space> ||
+                 ...))
+    return device_module{};
+  else
+    return host_module{};
+}
+
+}  // namespace cupp
