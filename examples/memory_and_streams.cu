@@ -16,7 +16,7 @@ int main() {
   {
     auto scope = stream.scope();
     start.record();
-    auto x = cp::zeros<double>({1 << 20});  // memset on `stream`
+    auto x = cp::zeros<double>({1 << 20}).eval();  // a fill kernel on `stream`
     auto h = cp::host::empty_pinned<double>({1 << 20});
     x.get_into(h, {.stream = stream, .blocking = false});  // returns at once
     stop.record();
@@ -38,7 +38,7 @@ int main() {
   // Another allocator for one scope: CUDA's stream-ordered pool.
   {
     cp::cuda::using_allocator scope(cp::cuda::malloc_async_allocator());
-    auto y = cp::zeros<float>({1024});
+    auto y = cp::zeros<float>({1024}).eval();
     std::cout << "from cudaMallocAsync: " << y.item(0) << "\n";
   }
   return 0;

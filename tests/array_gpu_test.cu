@@ -65,10 +65,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(round_trip_every_dtype_and_layout, T, cupp_test::d
     BOOST_TEST(cupp_test::same_bits(d.item(-1), h.at(4, 6, 2)));
   }
   // zeros are zero bytes for every dtype; empty and 0-d arrays work.
-  const auto z = cupp::zeros<T>({3, 4}).get();
+  const auto z = cupp::zeros<T>({3, 4}).eval().get();
   const std::vector<unsigned char> zero_bytes(static_cast<std::size_t>(z.nbytes()), 0);
   BOOST_TEST(std::memcmp(z.data(), zero_bytes.data(), zero_bytes.size()) == 0);
-  const auto e = cupp::zeros<T>({0, 5});
+  const auto e = cupp::zeros<T>({0, 5}).eval();
   BOOST_TEST(e.size() == 0);
   BOOST_TEST(e.get().shape() == (cupp::shape_t{0, 5}));
   BOOST_TEST(e.copy().size() == 0);
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(creation_from_host_data) {
   // A host pointer with byte strides: column 1 of the 3 x 4 matrix.
   auto col = cupp::asarray(v.data() + 1, {3}, cupp::strides_t{32});
   BOOST_TEST(col.to_vector() == (std::vector<double>{1, 5, 9}));
-  auto like = cupp::zeros_like(c.copy(cupp::order::F));
+  auto like = cupp::zeros_like(c.copy(cupp::order::F)).eval();
   BOOST_TEST(like.flags().f_contiguous);
   BOOST_TEST(cupp::empty_like(c).shape() == c.shape());
 }
@@ -152,7 +152,7 @@ BOOST_AUTO_TEST_CASE(views_of_foreign_device_memory) {
 }
 
 BOOST_AUTO_TEST_CASE(set_into_views_and_strided_host_sources) {
-  auto d = cupp::zeros<float>({4, 6});
+  auto d = cupp::zeros<float>({4, 6}).eval();
   auto h = sample_array<float>({4, 6});
   // A strided host source: the transposed view of a 6 x 4 matrix.
   auto ht = cupp::host::asarray(h.to_vector(), {6, 4});
@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(set_into_views_and_strided_host_sources) {
   d.set(ht_t);
   BOOST_TEST(same_elements(d.get(), ht_t));
   // A strided device destination: every other row.
-  auto big = cupp::zeros<float>({8, 6});
+  auto big = cupp::zeros<float>({8, 6}).eval();
   auto rows =
       cupp::ndarray<float>::from_pointer(big.data(), {4, 6}, cupp::strides_t{48, 4}, big.memory());
   rows.set(h);
@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(set_into_views_and_strided_host_sources) {
     for (index_t j = 0; j < 6; ++j)
       BOOST_TEST(got.at(i, j) == (i % 2 == 0 ? h.at(i / 2, j) : 0.0f));
   // get_into a strided host destination.
-  auto out = cupp::host::zeros<float>({6, 4});
+  auto out = cupp::host::zeros<float>({6, 4}).eval();
   auto out_t = cupp::host::ndarray<float>::from_pointer(out.data(), {4, 6}, cupp::strides_t{4, 16},
                                                         out.memory());
   rows.get_into(out_t);
@@ -232,7 +232,7 @@ BOOST_AUTO_TEST_CASE(asynchronous_copies_on_a_stream) {
   BOOST_TEST(same_elements(back, h));
   // Into a pageable destination: written by a host callback once the data
   // is on the host.
-  auto out = cupp::host::zeros<double>({1000});
+  auto out = cupp::host::zeros<double>({1000}).eval();
   d.get_into(out, {.stream = s, .blocking = false});
   s.synchronize();
   BOOST_TEST(same_elements(out, h));
@@ -267,7 +267,7 @@ BOOST_AUTO_TEST_CASE(staged_pipeline_moves_every_byte) {
     cupp::detail::tuning().buffers = t.buffers;
     cupp::detail::tuning().threads = t.threads;
     auto d = cupp::asarray(h);
-    auto back = cupp::host::zeros<float>({n});
+    auto back = cupp::host::zeros<float>({n}).eval();
     d.get_into(back);
     BOOST_TEST(std::memcmp(back.data(), h.data(), static_cast<std::size_t>(h.nbytes())) == 0,
                "chunk " << t.chunk << " buffers " << t.buffers << " threads " << t.threads);

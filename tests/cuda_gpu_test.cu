@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(device_scopes_restore_the_current_device) {
   {
     auto scope = cupp::cuda::Device(1).scope();
     BOOST_TEST(cupp::cuda::runtime::getDevice() == 1);
-    auto a = cupp::zeros<float>({4});
+    auto a = cupp::zeros<float>({4}).eval();
     BOOST_TEST(a.device_id() == 1);
     {
       auto inner = cupp::cuda::Device(0).scope();
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(per_thread_default_stream_option) {
     std::thread t([&] { other_id = cupp::cuda::get_current_stream().id(); });
     t.join();
     BOOST_TEST(other_id != s.id());  // each thread's default stream is its own
-    auto a = cupp::zeros<int>({16});
+    auto a = cupp::zeros<int>({16}).eval();
     BOOST_TEST(a.get().to_vector() == std::vector<int>(16, 0));
     // A stream made current explicitly wins over the default.
     cupp::cuda::Stream::null().use();
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(synchronize_done_and_host_functions) {
 
 BOOST_AUTO_TEST_CASE(events_order_work_across_streams) {
   cupp::cuda::Stream a(true), b(true);
-  auto flag = cupp::zeros<int>({2});
+  auto flag = cupp::zeros<int>({2}).eval();
   spin_then_write<<<1, 1, 0, a.handle()>>>(busy, flag.data(), 42);
   cupp::cuda::Event produced = a.record();
   b.wait_event(produced);
@@ -249,13 +249,13 @@ BOOST_AUTO_TEST_CASE(interprocess_events_need_timing_disabled) {
 BOOST_AUTO_TEST_CASE(operations_go_to_the_current_stream) {
   cupp::cuda::Stream s(true);
   auto scope = s.scope();
-  auto x = cupp::zeros<float>({1000});  // warms the pool for this stream
+  auto x = cupp::zeros<float>({1000}).eval();  // warms the pool for this stream
   x = cupp::ndarray<float>();
-  auto src = cupp::zeros<float>({4, 8});
+  auto src = cupp::zeros<float>({4, 8}).eval();
   s.synchronize();
   BOOST_TEST_REQUIRE(cudaStreamBeginCapture(s.handle(), cudaStreamCaptureModeRelaxed) ==
                      cudaSuccess);
-  auto y = cupp::zeros<float>({1000});  // a memset node
+  auto y = cupp::zeros<float>({1000}).eval();  // a fill kernel node
   auto t = src.copy(cupp::order::F);    // a copy kernel node
   cudaGraph_t graph = nullptr;
   BOOST_TEST_REQUIRE(cudaStreamEndCapture(s.handle(), &graph) == cudaSuccess);

@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(arrays_draw_from_the_pool_and_reuse_it) {
   auto& pool = cupp::cuda::get_default_memory_pool();
   const float* first;
   {
-    auto a = cupp::zeros<float>({1 << 20});
+    auto a = cupp::zeros<float>({1 << 20}).eval();
     first = a.data();
     BOOST_TEST(pool.used_bytes() >= std::size_t{4} << 20);
   }
@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_CASE(out_of_device_memory_frees_the_cache_then_throws) {
   }
   BOOST_TEST(pool.free_bytes() == 0u);            // the cache was given back before the retry
   BOOST_TEST(cudaGetLastError() == cudaSuccess);  // no sticky error left behind
-  auto after = cupp::zeros<float>({256});
+  auto after = cupp::zeros<float>({256}).eval();
   BOOST_TEST(after.to_vector() == std::vector<float>(256, 0.0f));
 }
 
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(every_device_has_its_own_pool) {
   auto scope = cupp::cuda::Device(1).scope();
   pool.free_all_blocks();
   const std::size_t used1 = pool.used_bytes();
-  auto a = cupp::zeros<float>({1 << 20});
+  auto a = cupp::zeros<float>({1 << 20}).eval();
   BOOST_TEST(a.device_id() == 1);
   cudaPointerAttributes attr{};
   BOOST_TEST_REQUIRE(cudaPointerGetAttributes(&attr, a.data()) == cudaSuccess);
@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE(every_device_has_its_own_pool) {
     BOOST_TEST(pool.used_bytes() == used0);  // device 0's books are separate
   }
   pool.set_limit(std::size_t{8} << 20);
-  BOOST_CHECK_THROW(cupp::zeros<float>({4 << 20}), cupp::out_of_memory_error);
+  BOOST_CHECK_THROW(cupp::zeros<float>({4 << 20}).eval(), cupp::out_of_memory_error);
   pool.set_limit(0);
 }
 
@@ -199,12 +199,12 @@ BOOST_AUTO_TEST_CASE(plain_malloc) {
   auto& pool = cupp::cuda::get_default_memory_pool();
   const std::size_t used0 = pool.used_bytes();
   cupp::cuda::set_allocator(cupp::cuda::malloc_allocator());
-  auto a = cupp::zeros<double>({1000});
+  auto a = cupp::zeros<double>({1000}).eval();
   BOOST_TEST(pool.used_bytes() == used0);  // not from the pool
   BOOST_TEST(memory_type(a.data()) == cudaMemoryTypeDevice);
   BOOST_TEST(a.to_vector() == std::vector<double>(1000, 0.0));
   cupp::cuda::set_allocator();
-  auto b = cupp::zeros<double>({1000});
+  auto b = cupp::zeros<double>({1000}).eval();
   BOOST_TEST(pool.used_bytes() > used0);
 }
 
@@ -250,7 +250,7 @@ BOOST_AUTO_TEST_CASE(user_functions) {
   {
     cupp::cuda::using_allocator use(fn);
     auto scope = s.scope();
-    auto a = cupp::zeros<float>({10});
+    auto a = cupp::zeros<float>({10}).eval();
     BOOST_TEST(allocs.load() == 1);
     BOOST_TEST(seen.load() == s.handle());
     BOOST_TEST(a.get().to_vector() == std::vector<float>(10, 0.0f));
@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(blocks_in_flight_are_not_reused) {
   auto& pool = cupp::cuda::get_default_pinned_memory_pool();
   pool.free_all_blocks();
   cupp::cuda::Stream s(true);
-  auto d = cupp::zeros<float>({1 << 16});
+  auto d = cupp::zeros<float>({1 << 16}).eval();
   void* busy_block;
   {
     auto h = cupp::host::empty_pinned<float>({1 << 16});
@@ -340,8 +340,8 @@ BOOST_AUTO_TEST_CASE(read_from_the_environment,
   BOOST_TEST(pool.get_limit() == std::size_t{1} << 20);
   cupp::cuda::MemoryPool fresh;
   BOOST_TEST(fresh.get_limit() == std::size_t{1} << 20);
-  auto small = cupp::zeros<std::uint8_t>({1000});
-  BOOST_CHECK_THROW(cupp::zeros<std::uint8_t>({2 << 20}), cupp::out_of_memory_error);
+  auto small = cupp::zeros<std::uint8_t>({1000}).eval();
+  BOOST_CHECK_THROW(cupp::zeros<std::uint8_t>({2 << 20}).eval(), cupp::out_of_memory_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -376,7 +376,7 @@ BOOST_AUTO_TEST_CASE(failed_write_keeps_old_file) {
   small.rlim_cur = 4096;
   BOOST_TEST_REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
   std::string m;
-  const auto big = cupp::host::zeros<double>({100000});
+  const auto big = cupp::host::zeros<double>({100000}).eval();
   const std::string kind = error_kind([&] { cupp::save(target, big); }, m);
   setrlimit(RLIMIT_FSIZE, &old_limit);
   std::signal(SIGXFSZ, old_handler);
@@ -412,7 +412,7 @@ BOOST_AUTO_TEST_CASE(stream_sequence) {
   const auto b = cupp::host::array<std::int64_t>({-1, 0, 1});
   cupp::save(s, a);
   cupp::save(s, b);
-  cupp::save(s, cupp::host::zeros<bool>({0}));
+  cupp::save(s, cupp::host::zeros<bool>({0}).eval());
   const auto a2 = cupp::host::load<float>(s);
   const auto b2 = cupp::host::load<std::int64_t>(s);
   const auto c2 = cupp::host::load<bool>(s);

@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(array2string_arguments) {
   cupp::print_options o;
   o.precision = 2;
   BOOST_TEST(cupp::array2string(x, o, ", ") == "[ 1.5,  2. , -3. ]");
-  const auto empty = cupp::host::zeros<float>({0, 3});
+  const auto empty = cupp::host::zeros<float>({0, 3}).eval();
   BOOST_TEST(cupp::array2string(empty) == "[]");
   BOOST_TEST(cupp::array_repr(empty) == "array([], shape=(0, 3), dtype=float32)");
 }

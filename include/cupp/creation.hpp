@@ -1,7 +1,9 @@
-// Making arrays: from a shape (empty, zeros), from host data (array,
-// asarray), from other arrays, and moving them between host and device
-// (asarray, asnumpy). Functions in cupp:: make device arrays on the current
-// device; the same names in cupp::host:: make host arrays.
+// Making arrays: from a shape (empty), from host data (array, asarray),
+// from other arrays, and moving them between host and device (asarray,
+// asnumpy). Functions in cupp:: make device arrays on the current device;
+// the same names in cupp::host:: make host arrays. zeros, ones, full and
+// their _like forms are lazy generators (<cupp/generators.hpp>): they
+// allocate nothing until assigned to an array or evaluated.
 #pragma once
 
 #include <initializer_list>
@@ -9,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include <cupp/generators.hpp>
 #include <cupp/ndarray.hpp>
 
 namespace cupp {
@@ -110,14 +113,6 @@ ndarray<T> empty(const shape_t& shape, order o = order::C) {
   return ndarray<T>(shape, o);
 }
 
-template <Dtype T>
-ndarray<T> zeros(const shape_t& shape, order o = order::C) {
-  ndarray<T> a(shape, o);
-  if (a.nbytes())
-    std::memset(static_cast<void*>(a.data()), 0, static_cast<std::size_t>(a.nbytes()));
-  return a;
-}
-
 // Page-locked host arrays (cupyx.empty_pinned / zeros_pinned): the fastest
 // to copy to and from a device, and the ones asynchronous copies need.
 template <Dtype T>
@@ -136,10 +131,6 @@ ndarray<T> zeros_pinned(const shape_t& shape, order o = order::C) {
 template <Dtype T, class S>
 ndarray<T> empty_like(const cupp::ndarray<T, S>& x) {
   return host::empty<T>(x.shape(), detail::keep_order(x));
-}
-template <Dtype T, class S>
-ndarray<T> zeros_like(const cupp::ndarray<T, S>& x) {
-  return host::zeros<T>(x.shape(), detail::keep_order(x));
 }
 
 // numpy.array from nested braces: host::array<float>({{1, 2}, {3, 4}}).
@@ -216,23 +207,9 @@ ndarray<T> empty(const shape_t& shape, order o = order::C) {
   return ndarray<T>(shape, o);
 }
 
-template <Dtype T>
-ndarray<T> zeros(const shape_t& shape, order o = order::C) {
-  ndarray<T> a(shape, o);
-  if (a.nbytes())
-    cuda::check(cudaMemsetAsync(a.data(), 0, static_cast<std::size_t>(a.nbytes()),
-                                cuda::detail::current_stream_impl(a.device_id())->handle),
-                "cudaMemsetAsync");
-  return a;
-}
-
 template <Dtype T, class S>
 ndarray<T> empty_like(const ndarray<T, S>& x) {
   return cupp::empty<T>(x.shape(), detail::keep_order(x));
-}
-template <Dtype T, class S>
-ndarray<T> zeros_like(const ndarray<T, S>& x) {
-  return cupp::zeros<T>(x.shape(), detail::keep_order(x));
 }
 
 // A device copy of a host array, keeping F order when the source has it.

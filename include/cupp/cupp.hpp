@@ -12,6 +12,7 @@
 #include <cupp/elementwise.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/generators.hpp>
 #include <cupp/module.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>

@@ -238,7 +238,7 @@ requires is_dtype_v<T> scalar_leaf<T> scalar(const T& v) {
 
 // A generator leaf: values computed from K linear positions, each an affine
 // function of the element's coordinates. Reshaping and transposing it only
-// changes those functions (generator_view.hpp).
+// changes those functions (generators_view.hpp).
 template <class G, class S = any_space>
 struct generator_leaf {
   using is_cupp_expression = void;

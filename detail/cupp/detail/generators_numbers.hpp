@@ -1,0 +1,322 @@
+// The numbers behind the generators: how a C++ argument stands for a Python
+// scalar (its dtype, its exact value), Python's arithmetic on those values
+// (what numpy.arange computes before any array exists), the conversion of a
+// Python scalar into an element (ndarray.__setitem__), and arithmetic in a
+// dtype that rounds after every operation exactly as NumPy's loops do: no
+// contraction into fused multiply-adds on the device, float16 and bfloat16
+// through float32.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include <cuda/std/limits>
+
+#include <cupp/expression.hpp>
+
+namespace cupp::detail {
+
+// The dtype a generator takes from its arguments (NumPy's dtype=None).
+struct dtype_from_args {};
+
+template <class X>
+inline constexpr bool is_scalar_leaf_v = false;
+template <class T>
+inline constexpr bool is_scalar_leaf_v<scalar_leaf<T>> = true;
+
+// A number a generator accepts: a C++ scalar (weak, as a Python scalar) or
+// a strong one (__half, __nv_bfloat16, cupp::scalar<T>(v)).
+template <class X>
+concept gen_number = Scalar<X> || is_scalar_leaf_v<std::remove_cvref_t<X>>;
+
+// Its kind for promotion: weak_int ... or a dtype.
+template <class X>
+using number_kind_t = typename operand_t<X>::value_type;
+
+template <class K>
+struct weak_default {
+  using type = weak_default_t<weak_rank<K>()>;
+};
+
+// The dtype a kind has once it is an array (numpy.asarray of the scalar).
+template <class K>
+using strong_t =
+    typename std::conditional_t<is_weak_v<K>, weak_default<K>, std::type_identity<K>>::type;
+
+// Integers and bool become float64 (NumPy's ensure_inexact).
+template <class T>
+using inexact_or_double_t = std::conditional_t<is_inexact_v<T>, T, double>;
+
+// The first template argument unless it asks for the default.
+template <class T, class Default>
+using dtype_or_t = std::conditional_t<std::is_same_v<T, dtype_from_args>, Default, T>;
+
+// A Python number: int (exact, as wide as C++ integers need), float or
+// complex. bool counts as int, as in Python's arithmetic.
+struct py_number {
+  enum class kind : unsigned char { integer, real, complex };
+  kind k = kind::integer;
+  __int128 i = 0;
+  double re = 0, im = 0;
+
+  static py_number integer(__int128 v) { return {kind::integer, v, 0, 0}; }
+  static py_number real(double v) { return {kind::real, 0, v, 0}; }
+  static py_number complex(double r, double m) { return {kind::complex, 0, r, m}; }
+
+  double as_double() const { return k == kind::integer ? static_cast<double>(i) : re; }
+  double imag() const { return k == kind::complex ? im : 0.0; }
+  bool is_zero() const { return k == kind::integer ? i == 0 : (re == 0 && imag() == 0); }
+};
+
+// The value of a C++ argument as the Python scalar it stands for. 16-bit
+// floats and strong scalars enter Python's arithmetic as their float value.
+template <class X>
+py_number to_py(const X& x) {
+  using V = std::remove_cvref_t<X>;
+  if constexpr (is_scalar_leaf_v<V>) {
+    return to_py(x.v);
+  } else if constexpr (std::is_same_v<V, bool> || std::is_integral_v<V>) {
+    return py_number::integer(static_cast<__int128>(x));
+  } else if constexpr (std::is_floating_point_v<V>) {
+    return py_number::real(static_cast<double>(x));
+  } else if constexpr (is_low_float_v<V>) {
+    return py_number::real(static_cast<double>(to_float(x)));
+  } else {
+    return py_number::complex(static_cast<double>(x.real()), static_cast<double>(x.imag()));
+  }
+}
+
+inline std::string int128_string(__int128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  unsigned __int128 u =
+      neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string s;
+  for (; u; u /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+  return neg ? "-" + s : s;
+}
+
+// Python's a + b and a - b.
+inline py_number py_add(const py_number& a, const py_number& b, int sign = 1) {
+  using K = py_number::kind;
+  if (a.k == K::integer && b.k == K::integer) return py_number::integer(a.i + sign * b.i);
+  const double re = sign > 0 ? a.as_double() + b.as_double() : a.as_double() - b.as_double();
+  if (a.k == K::complex || b.k == K::complex)
+    return py_number::complex(re, sign > 0 ? a.imag() + b.imag() : a.imag() - b.imag());
+  return py_number::real(re);
+}
+
+// ndarray.__setitem__ of a Python scalar into an element of dtype T: ints
+// out of T's range raise OverflowError, floats become ints by truncation
+// (then the same range check), complex values need a complex dtype.
+template <class T>
+T py_to_element(const py_number& v) {
+  using K = py_number::kind;
+  if constexpr (std::is_same_v<T, bool>) {
+    return !v.is_zero();
+  } else if constexpr (is_integer_v<T>) {
+    __int128 x;
+    if (v.k == K::integer) {
+      x = v.i;
+    } else {
+      if (std::isnan(v.re)) throw value_error("cannot convert float NaN to integer");
+      if (std::isinf(v.re)) throw overflow_error("cannot convert float infinity to integer");
+      if (std::fabs(v.re) >= 1e38)
+        throw overflow_error("Python integer out of bounds for " + std::string(dtype_of<T>().name));
+      x = static_cast<__int128>(std::trunc(v.re));
+    }
+    using L = std::numeric_limits<T>;
+    if (x < static_cast<__int128>(L::min()) || x > static_cast<__int128>(L::max()))
+      throw overflow_error("Python integer " + int128_string(x) + " out of bounds for " +
+                           std::string(dtype_of<T>().name));
+    return static_cast<T>(x);
+  } else if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    return T(convert<R>(v.as_double()), convert<R>(v.imag()));
+  } else {
+    return convert<T>(v.as_double());
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic rounded after each operation. On the device the _rn intrinsics
+// keep nvcc from fusing a * b + c, which NumPy's loops never do.
+
+#if defined(__CUDA_ARCH__)
+CUPP_HD inline double rn_add(double a, double b) {
+  return __dadd_rn(a, b);
+}
+CUPP_HD inline double rn_sub(double a, double b) {
+  return __dsub_rn(a, b);
+}
+CUPP_HD inline double rn_mul(double a, double b) {
+  return __dmul_rn(a, b);
+}
+CUPP_HD inline double rn_div(double a, double b) {
+  return __ddiv_rn(a, b);
+}
+CUPP_HD inline float rn_add(float a, float b) {
+  return __fadd_rn(a, b);
+}
+CUPP_HD inline float rn_sub(float a, float b) {
+  return __fsub_rn(a, b);
+}
+CUPP_HD inline float rn_mul(float a, float b) {
+  return __fmul_rn(a, b);
+}
+CUPP_HD inline float rn_div(float a, float b) {
+  return __fdiv_rn(a, b);
+}
+#else
+CUPP_HD inline double rn_add(double a, double b) {
+  return a + b;
+}
+CUPP_HD inline double rn_sub(double a, double b) {
+  return a - b;
+}
+CUPP_HD inline double rn_mul(double a, double b) {
+  return a * b;
+}
+CUPP_HD inline double rn_div(double a, double b) {
+  return a / b;
+}
+CUPP_HD inline float rn_add(float a, float b) {
+  return a + b;
+}
+CUPP_HD inline float rn_sub(float a, float b) {
+  return a - b;
+}
+CUPP_HD inline float rn_mul(float a, float b) {
+  return a * b;
+}
+CUPP_HD inline float rn_div(float a, float b) {
+  return a / b;
+}
+#endif
+
+template <class D>
+CUPP_HD inline D d_add(D a, D b) {
+  if constexpr (is_low_float_v<D>)
+    return convert<D>(rn_add(to_float(a), to_float(b)));
+  else if constexpr (is_complex_type_v<D>)
+    return D(rn_add(a.real(), b.real()), rn_add(a.imag(), b.imag()));
+  else
+    return rn_add(a, b);
+}
+
+template <class D>
+CUPP_HD inline D d_sub(D a, D b) {
+  if constexpr (is_low_float_v<D>)
+    return convert<D>(rn_sub(to_float(a), to_float(b)));
+  else if constexpr (is_complex_type_v<D>)
+    return D(rn_sub(a.real(), b.real()), rn_sub(a.imag(), b.imag()));
+  else
+    return rn_sub(a, b);
+}
+
+// NumPy's complex product: (ar*br - ai*bi, ar*bi + ai*br).
+template <class D>
+CUPP_HD inline D d_mul(D a, D b) {
+  if constexpr (is_low_float_v<D>)
+    return convert<D>(rn_mul(to_float(a), to_float(b)));
+  else if constexpr (is_complex_type_v<D>)
+    return D(rn_sub(rn_mul(a.real(), b.real()), rn_mul(a.imag(), b.imag())),
+             rn_add(rn_mul(a.real(), b.imag()), rn_mul(a.imag(), b.real())));
+  else
+    return rn_mul(a, b);
+}
+
+// NumPy's complex quotient: Smith's method, scaling by the larger part of
+// the divisor.
+template <class D>
+CUPP_HD inline D d_div(D a, D b) {
+  if constexpr (is_low_float_v<D>) {
+    return convert<D>(rn_div(to_float(a), to_float(b)));
+  } else if constexpr (is_complex_type_v<D>) {
+    using R = typename D::value_type;
+    const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const R abr = br < 0 ? -br : br, abi = bi < 0 ? -bi : bi;
+    if (abr >= abi) {
+      if (abr == 0 && abi == 0) return D(rn_div(ar, abr), rn_div(ai, abr));
+      const R rat = rn_div(bi, br);
+      const R scl = rn_div(R(1), rn_add(br, rn_mul(bi, rat)));
+      return D(rn_mul(rn_add(ar, rn_mul(ai, rat)), scl), rn_mul(rn_sub(ai, rn_mul(ar, rat)), scl));
+    }
+    const R rat = rn_div(br, bi);
+    const R scl = rn_div(R(1), rn_add(bi, rn_mul(br, rat)));
+    return D(rn_mul(rn_add(rn_mul(ar, rat), ai), scl), rn_mul(rn_sub(rn_mul(ai, rat), ar), scl));
+  } else {
+    return rn_div(a, b);
+  }
+}
+
+template <class D>
+CUPP_HD inline bool d_is_zero(D a) {
+  if constexpr (is_low_float_v<D>)
+    return to_float(a) == 0.0f;
+  else if constexpr (is_complex_type_v<D>)
+    return a.real() == 0 && a.imag() == 0;
+  else
+    return a == 0;
+}
+
+// numpy.arange(0, n, dtype=D)[i]: i converted to D (through float32 for
+// the 16-bit types, as their fill loops compute).
+template <class D>
+CUPP_HD inline D d_from_index(index_t i) {
+  if constexpr (is_low_float_v<D>)
+    return convert<D>(static_cast<float>(i));
+  else if constexpr (is_complex_type_v<D>)
+    return D(static_cast<typename D::value_type>(i), typename D::value_type(0));
+  else
+    return static_cast<D>(i);
+}
+
+// numpy.floor for a real D.
+template <class D>
+CUPP_HD inline D d_floor(D a) {
+  if constexpr (is_low_float_v<D>)
+    return convert<D>(::cuda::std::floor(to_float(a)));
+  else
+    return ::cuda::std::floor(a);
+}
+
+// numpy.power(a, b) in D: libm's pow, through float32 for 16-bit types.
+// Complex powers follow NumPy's npy_cpow: 1 for a zero exponent, repeated
+// squaring for integer exponents below 100 in magnitude, exp(b * log(a))
+// (libm's cpow) otherwise.
+template <class D>
+CUPP_HD inline D d_pow(D a, D b) {
+  if constexpr (is_low_float_v<D>) {
+    return convert<D>(::cuda::std::pow(to_float(a), to_float(b)));
+  } else if constexpr (is_complex_type_v<D>) {
+    using R = typename D::value_type;
+    const R br = b.real(), bi = b.imag();
+    if (br == 0 && bi == 0) return D(1, 0);
+    if (a.real() == 0 && a.imag() == 0)
+      return br > 0 && bi == 0 ? D(0, 0)
+                               : D(::cuda::std::numeric_limits<R>::quiet_NaN(),
+                                   ::cuda::std::numeric_limits<R>::quiet_NaN());
+    if (bi == 0 && br > -100 && br < 100 && static_cast<R>(static_cast<int>(br)) == br) {
+      int n = static_cast<int>(br);
+      if (n == 1) return a;
+      if (n == 2) return d_mul(a, a);
+      if (n == 3) return d_mul(a, d_mul(a, a));
+      if (n < 0) n = -n;
+      D acc(1, 0), p = a;
+      for (int mask = 1;; mask <<= 1) {
+        if (n & mask) acc = d_mul(acc, p);
+        if (n < (mask << 1)) break;
+        p = d_mul(p, p);
+      }
+      return br < 0 ? d_div(D(1, 0), acc) : acc;
+    }
+    return ::cuda::std::exp(d_mul(b, ::cuda::std::log(a)));
+  } else {
+    return ::cuda::std::pow(a, b);
+  }
+}
+
+}  // namespace cupp::detail
