@@ -6,3 +6,4 @@
 #include <cupp/ufunc/comparison.hpp>
 #include <cupp/ufunc/logic.hpp>
 #include <cupp/ufunc/math.hpp>
+#include <cupp/ufunc/misc.hpp>
