@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# One call on a GPU machine: build everything with all cores, run the `gpu`
-# label, run the GPU tests again under compute-sanitizer memcheck, then
-# the benchmarks beside CuPy. Logs go to $OUT (default ./out):
+# On a GPU machine: build everything with all cores, run the `gpu` label,
+# run the GPU tests again under compute-sanitizer memcheck, then the
+# benchmarks beside CuPy. Logs go to $OUT (default ./out):
 #   env.txt tests.log memcheck.log bench.log results.json summary.txt
 # The last lines printed are the test summary, the memcheck summary and the
 # benchmark table.
+#   scripts/device-run.sh [all|tests|bench]   (all by default; tests and
+#   bench split the work for machines that limit the length of one call)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${OUT:-$root/out}"
@@ -24,9 +26,11 @@ fi
   nproc
 } >"$OUT/env.txt" 2>&1
 
+mode="${1:-all}"
 export CUPP_BUILD_DIR="$root/build-device"
+if [ "$mode" != bench ]; then
 start=$(date +%s)
-timeout 420 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
+timeout 480 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
 test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
 echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
@@ -37,9 +41,10 @@ fi
 
 start=$(date +%s)
 : >"$OUT/memcheck.log"
-for t in cuda_gpu_test memory_gpu_test array_gpu_test npy_test print_test; do
+for t in cuda_gpu_test memory_gpu_test array_gpu_test npy_test print_test ufunc_gpu_test \
+  generators_gpu_test elementwise_gpu_test; do
   echo "== memcheck $t" >>"$OUT/memcheck.log"
-  timeout 240 compute-sanitizer --tool memcheck --report-api-errors no \
+  timeout 100 compute-sanitizer --tool memcheck --report-api-errors no \
     "$CUPP_BUILD_DIR/tests/$t" --log_level=test_suite >>"$OUT/memcheck.log" 2>&1
   echo "== $t: rc=$?" >>"$OUT/memcheck.log"
 done
@@ -56,7 +61,8 @@ done
 echo "memcheck: $(( $(date +%s) - start )) s"
 grep -E '^== .*rc=|ERROR SUMMARY' "$OUT/memcheck.log"
 
-[ "${SKIP_BENCH:-0}" = 1 ] && exit 0
-timeout 330 bench/run_benchmarks.sh "$OUT" "$root/build-bench-device"
+fi
+[ "${SKIP_BENCH:-0}" = 1 ] || [ "$mode" = tests ] && exit 0
+timeout 500 bench/run_benchmarks.sh "$OUT" "$root/build-bench-device"
 echo "bench rc=$?"
 echo "$test_summary"
