@@ -1,4 +1,5 @@
-// cupp quickstart: arrays on the host and on the GPU, moving between them.
+// cupp quickstart: arrays on the host and on the GPU, moving between them,
+// and fused expressions on both.
 //   scripts/quickstart.sh
 #include <cupp/cupp.hpp>
 
@@ -18,6 +19,11 @@ int main() {
   // Promotion follows NumPy 2 and is known to the compiler.
   using R = cp::result_type_t<std::int8_t, std::uint8_t>;
   std::cout << "int8 with uint8 promotes to " << cp::dtype_of<R>().name << "\n";
+
+  // Expressions are lazy and run as one loop (host) or one kernel (device);
+  // C++ scalars are weak, as Python's are in NumPy 2: float32 stays float32.
+  cp::host::ndarray<float> s = cp::maximum(0, h) + cp::log1p(cp::exp(-cp::abs(h * 0.5)));
+  std::cout << "softplus-like expression on the host: " << s << "\n";
 
   const auto path = std::filesystem::temp_directory_path() / "cupp_quickstart.npy";
   if (!cp::cuda::is_available()) {
@@ -39,6 +45,13 @@ int main() {
             << " f_contiguous=" << f.flags().f_contiguous << "\n";
   cp::host::ndarray<float> back = cp::asnumpy(f);
   std::cout << "back on the host: " << back << "\n";
+
+  // The same expression on the device: one fused kernel. Generators such as
+  // arange fuse too, and broadcast like arrays.
+  cp::ndarray<float> g = cp::maximum(0, d) + cp::log1p(cp::exp(-cp::abs(d * 0.5)));
+  cp::ndarray<float> b = g * cp::arange<float>(3) + 1;
+  std::cout << "the expression on the device: " << g << "\nbroadcast with arange(3): " << b
+            << "\n";
 
   // Memory comes from a caching pool; freed blocks are reused.
   auto& pool = cp::cuda::get_default_memory_pool();

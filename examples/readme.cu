@@ -3,9 +3,10 @@
 namespace cp = cupp;
 
 int main() {
+  cp::ndarray<float> x = cp::linspace<float>(-2, 2, 5);   // a lazy generator, filled on the GPU
+  cp::ndarray<float> y = cp::maximum(0, x) + cp::log1p(cp::exp(-cp::abs(x)));  // one kernel
+  std::cout << cp::asnumpy(y) << '\n';                     // array([0.126928 , 0.3132617, ...
   auto h = cp::host::array<float>({{1, 2, 3}, {4, 5, 6}});  // a NumPy-style host array
-  cp::ndarray<float> d = cp::asarray(h);                    // copied to the current GPU
-  cp::ndarray<float> f = d.copy(cp::order::F);              // a Fortran-ordered copy there
-  std::cout << cp::asnumpy(f) << '\n';                      // array([[1., 2., 3.], ...
-  cp::save("f.npy", f);                                     // numpy.load("f.npy") reads it
+  cp::ndarray<float> d = cp::asarray(h) * 2 + cp::arange<float>(3);  // broadcast, float32
+  cp::save("d.npy", d);                                     // numpy.load("d.npy") reads it
 }

@@ -276,69 +276,42 @@ inline grid_params make_grid(const elementwise_plan& p, int kd, int N) {
   g.rows = rows;
   g.row_mode = g.chunks_per_row >= 64;
   g.wide = g.chunks >= (index_t{1} << 31);
-  if (!g.wide) {
-    g.row_div = fast_divmod(static_cast<std::uint32_t>(g.chunks_per_row));
-    for (int k = 1; k < kd; ++k) g.dim_div[k] = fast_divmod(static_cast<std::uint32_t>(p.shape[k]));
-  }
+  g.row_div = fast_divmod(static_cast<std::uint64_t>(g.chunks_per_row));
+  for (int k = 1; k < kd; ++k) g.dim_div[k] = fast_divmod(static_cast<std::uint64_t>(p.shape[k]));
   return g;
+}
+
+// q = n / d and n -= q * d, in the width the launch chose.
+CUPP_HD inline index_t divide(const grid_params& g, const fast_divmod& d, index_t& n) {
+  index_t q;
+  if (!g.wide)
+    q = d.div(static_cast<std::uint32_t>(n));
+  else
+    q = static_cast<index_t>(d.div64(static_cast<std::uint64_t>(n)));
+  n -= q * static_cast<index_t>(d.divisor);
+  return q;
+}
+
+// Coordinates 1 .. nd-1 of a row.
+CUPP_HD inline void row_coords(const grid_params& g, index_t row, index_t* c) {
+#pragma unroll
+  for (int k = 1; k < kernel_dims; ++k) {
+    if (k < g.nd) {
+      const index_t q = divide(g, g.dim_div[k], row);
+      c[k] = row;
+      row = q;
+    } else {
+      c[k] = 0;
+    }
+  }
 }
 
 // Coordinates of chunk t: c[0] is the first element's position on axis 0.
 template <int N>
 CUPP_HD inline void chunk_coords(const grid_params& g, index_t t, index_t* c) {
-  if (!g.wide) {
-    std::uint32_t row = g.row_div.div(static_cast<std::uint32_t>(t));
-    c[0] = (static_cast<std::uint32_t>(t) - row * g.row_div.divisor) * static_cast<index_t>(N);
-#pragma unroll
-    for (int k = 1; k < kernel_dims; ++k) {
-      if (k < g.nd) {
-        const std::uint32_t q = g.dim_div[k].div(row);
-        c[k] = row - q * g.dim_div[k].divisor;
-        row = q;
-      } else {
-        c[k] = 0;
-      }
-    }
-  } else {
-    index_t row = t / g.chunks_per_row;
-    c[0] = (t - row * g.chunks_per_row) * N;
-#pragma unroll
-    for (int k = 1; k < kernel_dims; ++k) {
-      if (k < g.nd) {
-        c[k] = row % g.shape[k];
-        row /= g.shape[k];
-      } else {
-        c[k] = 0;
-      }
-    }
-  }
-}
-
-// Coordinates 1 .. nd-1 of a row.
-CUPP_HD inline void row_coords(const grid_params& g, index_t row, index_t* c) {
-  if (!g.wide) {
-    std::uint32_t r = static_cast<std::uint32_t>(row);
-#pragma unroll
-    for (int k = 1; k < kernel_dims; ++k) {
-      if (k < g.nd) {
-        const std::uint32_t q = g.dim_div[k].div(r);
-        c[k] = r - q * g.dim_div[k].divisor;
-        r = q;
-      } else {
-        c[k] = 0;
-      }
-    }
-  } else {
-#pragma unroll
-    for (int k = 1; k < kernel_dims; ++k) {
-      if (k < g.nd) {
-        c[k] = row % g.shape[k];
-        row /= g.shape[k];
-      } else {
-        c[k] = 0;
-      }
-    }
-  }
+  const index_t row = divide(g, g.row_div, t);
+  c[0] = t * N;
+  row_coords(g, row, c);
 }
 
 template <int N, class E, class O>
@@ -354,6 +327,13 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
 }
 
 inline constexpr int launch_threads = 256;
+
+// Blocks of 256 threads each SM must be able to hold: bounds the registers
+// a kernel may use, trading them for occupancy, which hides the latency of
+// memory and of long math functions.
+#ifndef CUPP_ELEMENTWISE_MIN_BLOCKS
+#define CUPP_ELEMENTWISE_MIN_BLOCKS 6
+#endif
 
 // Enough blocks to fill the device (grid-stride loops do the rest); in row
 // mode each thread takes about four chunks of a row.
@@ -375,25 +355,32 @@ inline void check_launch() {
 
 #if defined(__CUDACC__)
 template <int N, class E, class O>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, CUPP_ELEMENTWISE_MIN_BLOCKS)
     elementwise_kernel(const E e, const O o, const grid_params g) {
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
   const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // One loop and one call of run_chunk for both ways of walking the chunks:
+  // every copy of the chunk's code costs compile time for each expression.
+  index_t c[kernel_dims];
+  index_t row = blockIdx.y;
   if (g.row_mode) {
-    for (index_t row = blockIdx.y; row < g.rows; row += gridDim.y) {
-      index_t c[kernel_dims];
-      row_coords(g, row, c);
-      for (index_t x = first; x < g.chunks_per_row; x += step) {
-        c[0] = x * N;
-        run_chunk<N>(e, o, g, c);
+    if (first >= g.chunks_per_row) return;
+    row_coords(g, row, c);
+  }
+  for (index_t x = first;; x += step) {
+    if (g.row_mode) {
+      if (x >= g.chunks_per_row) {
+        row += gridDim.y;
+        if (row >= g.rows) return;
+        x = first;
+        row_coords(g, row, c);
       }
+      c[0] = x * N;
+    } else {
+      if (x >= g.chunks) return;
+      chunk_coords<N>(g, x, c);
     }
-  } else {
-    for (index_t t = first; t < g.chunks; t += step) {
-      index_t c[kernel_dims];
-      chunk_coords<N>(g, t, c);
-      run_chunk<N>(e, o, g, c);
-    }
+    run_chunk<N>(e, o, g, c);
   }
 }
 

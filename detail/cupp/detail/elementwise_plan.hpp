@@ -142,16 +142,24 @@ inline elementwise_plan plan_elementwise(const shape_t& out_shape, std::span<str
   return p;
 }
 
-// 32-bit division by a run-time constant through a multiply and a shift
-// (Granlund and Montgomery): exact for dividends and divisors below 2^31.
+// Division by a run-time constant through a multiply and a shift
+// (Granlund and Montgomery): 32-bit arithmetic for dividends and divisors
+// below 2^31, 64-bit (a high multiply) for dividends below 2^63. The caller
+// picks one for the whole launch, so that the kernel holds no 64-bit
+// division loops.
 struct fast_divmod {
-  std::uint32_t divisor = 1, multiplier = 0, shift = 0;
+  std::uint64_t divisor = 1, multiplier64 = 0;
+  std::uint32_t multiplier = 0, shift = 0;
 
   fast_divmod() = default;
-  explicit fast_divmod(std::uint32_t d) : divisor(d) {
+  explicit fast_divmod(std::uint64_t d) : divisor(d) {
     while ((std::uint64_t{1} << shift) < d) ++shift;
-    multiplier = static_cast<std::uint32_t>(
-        ((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - d)) / d + 1);
+    if (d < (std::uint64_t{1} << 31))
+      multiplier = static_cast<std::uint32_t>(
+          ((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - d)) / d + 1);
+    using u128 = unsigned __int128;
+    multiplier64 =
+        static_cast<std::uint64_t>(((u128{1} << 64) * ((u128{1} << shift) - d)) / d + 1);
   }
   CUPP_HD std::uint32_t div(std::uint32_t n) const {
 #if defined(__CUDA_ARCH__)
@@ -159,6 +167,15 @@ struct fast_divmod {
 #else
     const std::uint32_t hi =
         static_cast<std::uint32_t>((static_cast<std::uint64_t>(n) * multiplier) >> 32);
+#endif
+    return (hi + n) >> shift;
+  }
+  CUPP_HD std::uint64_t div64(std::uint64_t n) const {
+#if defined(__CUDA_ARCH__)
+    const std::uint64_t hi = __umul64hi(n, multiplier64);
+#else
+    const std::uint64_t hi =
+        static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * multiplier64) >> 64);
 #endif
     return (hi + n) >> shift;
   }
