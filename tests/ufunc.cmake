@@ -9,9 +9,26 @@
 # a kernel of its own): switch it off where it would never run.
 option(CUPP_UFUNC_GPU_TEST "Build ufunc_gpu_test (the ufunc tests on device arrays)" ON)
 
-set(cupp_ufunc_test_sources
-    ufunc_test_arithmetic.cu ufunc_test_compare.cu ufunc_test_math.cu ufunc_test_rounding.cu
-    ufunc_test_scalar.cu ufunc_test_astype.cu)
+# One translation unit per generated case list (fixtures/ufunc/cases_<area>_<n>.inc),
+# each inside the Boost.Test suite ufunc_<area>: small enough units for a
+# many-core machine to build the suite in parallel.
+file(GLOB cupp_ufunc_case_lists CONFIGURE_DEPENDS
+     "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/ufunc/cases_*.inc")
+set(cupp_ufunc_test_sources)
+foreach(case_list IN LISTS cupp_ufunc_case_lists)
+  get_filename_component(stem "${case_list}" NAME_WE)
+  string(REGEX REPLACE "^cases_([a-z]+)_[0-9]+$" "\\1" area "${stem}")
+  set(source "${CMAKE_CURRENT_BINARY_DIR}/ufunc_${stem}.cu")
+  file(CONFIGURE OUTPUT "${source}" @ONLY
+       CONTENT "// Written by tests/ufunc.cmake: NumPy's outputs for the @area@ ufuncs.
+#include \"ufunc_harness.hpp\"
+
+BOOST_AUTO_TEST_SUITE(ufunc_@area@)
+#include \"fixtures/ufunc/@stem@.inc\"
+BOOST_AUTO_TEST_SUITE_END()
+")
+  list(APPEND cupp_ufunc_test_sources "${source}")
+endforeach()
 
 set(cupp_ufunc_tests ufunc_host_test)
 cupp_add_test(ufunc_host_test host ${cupp_ufunc_test_sources})

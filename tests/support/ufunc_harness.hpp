@@ -55,7 +55,7 @@ using cupp::strides_t;
 // ---------------------------------------------------------------------------
 // Tolerances. Exact unless listed: bit equality, every NaN equal to every
 // other, -0.0 distinct from 0.0. The bounds of the listed ufuncs are those
-// of docs/accuracy.md and arith-differences.md (host and
+// of docs/accuracy.md (host and
 // device columns): ulps of the result's type for float32, float64 and
 // (after rounding) float16/bfloat16; for complex results normwise, the
 // larger of the two parts' differences in ulps of max(|re|, |im|) of
