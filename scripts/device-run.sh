@@ -30,7 +30,9 @@ mode="${1:-all}"
 export CUPP_BUILD_DIR="$root/build-device"
 if [ "$mode" != bench ]; then
 start=$(date +%s)
-timeout 480 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
+CUPP_BUILD_TARGETS="cuda_gpu_test memory_gpu_test array_gpu_test ufunc_gpu_test \
+generators_gpu_test elementwise_gpu_test npy_test print_test quickstart memory_and_streams readme" \
+  timeout 480 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
 test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
 echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
@@ -53,6 +55,9 @@ CUPP_PEER_ACCESS=0 timeout 120 compute-sanitizer --tool memcheck --report-api-er
   "$CUPP_BUILD_DIR/tests/array_gpu_test" --run_test=transfers/copies_between_devices \
   --log_level=test_suite >>"$OUT/memcheck.log" 2>&1
 echo "== array_gpu_test (host-staged): rc=$?" >>"$OUT/memcheck.log"
+echo "== readme example" >>"$OUT/memcheck.log"
+"$CUPP_BUILD_DIR/examples/readme" >>"$OUT/memcheck.log" 2>&1
+echo "== readme: rc=$?" >>"$OUT/memcheck.log"
 for e in quickstart memory_and_streams; do
   echo "== memcheck $e" >>"$OUT/memcheck.log"
   timeout 60 compute-sanitizer --tool memcheck "$CUPP_BUILD_DIR/examples/$e" >>"$OUT/memcheck.log" 2>&1
