@@ -10,6 +10,7 @@
 #include <cupp/npy.hpp>
 #include <cupp/ufunc.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -144,8 +145,11 @@ long long ulps(T a, T b) {
     };
     return std::llabs(key(ia) - key(ib));
   } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    const long long d = static_cast<long long>(a) - static_cast<long long>(b);
-    return d < 0 ? -d : d;
+    // Modulo 2^bits: casts wrap (int8(128.0) is -128, int8(127.99) 127).
+    using U = std::make_unsigned_t<T>;
+    const U up = static_cast<U>(static_cast<U>(a) - static_cast<U>(b)),
+            down = static_cast<U>(static_cast<U>(b) - static_cast<U>(a));
+    return static_cast<long long>(std::min(up, down));
   } else {
     return cupp_test::same_bits(a, b) ? 0 : 1LL << 40;
   }

@@ -29,6 +29,7 @@ BOOST_AUTO_TEST_SUITE_END()
 ")
   list(APPEND cupp_ufunc_test_sources "${source}")
 endforeach()
+list(APPEND cupp_ufunc_test_sources ufunc_hypot_test.cu)
 
 set(cupp_ufunc_tests ufunc_host_test)
 cupp_add_test(ufunc_host_test host ${cupp_ufunc_test_sources})

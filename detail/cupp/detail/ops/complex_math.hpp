@@ -19,6 +19,7 @@
 #include <cuda/std/limits>
 
 #include <cupp/config.hpp>
+#include <cupp/detail/ops/hypot.hpp>
 #include <cupp/detail/ops/math_common.hpp>
 
 namespace cupp::ops::cmath {
@@ -160,15 +161,15 @@ CUPP_HD asin_acos_parts<R> asin_acos_q1(R x, R y) {
   // Small |z|: asin z = z + z^3/6.
   const R small = sizeof(R) == 4 ? R(0x1p-13f) : R(0x1p-28);
   if (x > large || y > large) {
-    const R im = log(::cuda::std::hypot(x * R(0.5), y * R(0.5))) + R(2) * ln2<R>();
+    const R im = log(fmath::hypot(x * R(0.5), y * R(0.5))) + R(2) * ln2<R>();
     return {::cuda::std::atan2(x, y), ::cuda::std::atan2(y, x), im};
   }
   if (x < small && y < small) return {x, pi<R>() * R(0.5) - x, y};
 
-  const R r = ::cuda::std::hypot(x + R(1), y);  // |z + 1|
-  const R s = ::cuda::std::hypot(x - R(1), y);  // |z - 1|
-  const R a = R(0.5) * (r + s);                 // >= 1
-  const R b = x / a;                            // <= 1
+  const R r = fmath::hypot(x + R(1), y);  // |z + 1|
+  const R s = fmath::hypot(x - R(1), y);  // |z - 1|
+  const R a = R(0.5) * (r + s);           // >= 1
+  const R b = x / a;                      // <= 1
   const R yy = y * y;
 
   asin_acos_parts<R> out;
@@ -246,14 +247,14 @@ CUPP_HD cx<R> log(cx<R> z) {
     re = R(0.5) * ::cuda::std::log1p(detail::hypot2_minus_one(a, b));
   } else if (a > detail::sqrt_max<R>()) {
     // |z| may overflow: log(|z| / 4) + 2 log 2.
-    re = ::cuda::std::log(::cuda::std::hypot(ax * R(0.25), ay * R(0.25))) + R(2) * detail::ln2<R>();
+    re = ::cuda::std::log(fmath::hypot(ax * R(0.25), ay * R(0.25))) + R(2) * detail::ln2<R>();
   } else if (a < detail::sqrt_min<R>() && a > R(0)) {
     // |z| may be subnormal and lose digits: scale up by 2^k first.
     const int k = sizeof(R) == 4 ? 48 : 108;
     const R up = sizeof(R) == 4 ? R(0x1p48f) : R(0x1p108);
-    re = ::cuda::std::log(::cuda::std::hypot(ax * up, ay * up)) - R(k) * detail::ln2<R>();
+    re = ::cuda::std::log(fmath::hypot(ax * up, ay * up)) - R(k) * detail::ln2<R>();
   } else {
-    re = ::cuda::std::log(::cuda::std::hypot(x, y));
+    re = ::cuda::std::log(fmath::hypot(x, y));
   }
   return {re, ::cuda::std::atan2(y, x)};
 }
@@ -275,7 +276,7 @@ CUPP_HD cx<R> log10(cx<R> z) {
 template <class R>
 CUPP_HD cx<R> log1p(cx<R> z) {
   const R xp1 = z.real() + R(1);
-  return {::cuda::std::log(::cuda::std::hypot(xp1, z.imag())), ::cuda::std::atan2(z.imag(), xp1)};
+  return {::cuda::std::log(fmath::hypot(xp1, z.imag())), ::cuda::std::atan2(z.imag(), xp1)};
 }
 
 template <class R>
@@ -305,7 +306,7 @@ CUPP_HD cx<R> sqrt(cx<R> z) {
     ay *= up;
     scale = sizeof(R) == 4 ? R(0x1p-24f) : R(0x1p-53);
   }
-  const R t = ::cuda::std::sqrt((ax + ::cuda::std::hypot(ax, ay)) * R(0.5));
+  const R t = ::cuda::std::sqrt((ax + fmath::hypot(ax, ay)) * R(0.5));
   const R u = ay / (R(2) * t);
   if (x >= R(0)) return {t * scale, ::cuda::std::copysign(u * scale, y)};
   return {u * scale, ::cuda::std::copysign(t * scale, y)};
@@ -470,7 +471,7 @@ CUPP_HD cx<R> atanh(cx<R> z) {
   if (ax > detail::sqrt_max<R>() || ay > detail::sqrt_max<R>()) {
     // atanh z = 1/z + i pi/2 here; re(1/z) = x/|z|^2 = ((x/2) / h) / h / 2
     // with h = |z|/2, which cannot overflow.
-    const R h = ::cuda::std::hypot(ax * R(0.5), ay * R(0.5));
+    const R h = fmath::hypot(ax * R(0.5), ay * R(0.5));
     re = ((ax * R(0.5)) / h) / h * R(0.5);
     im = half_pi;
   } else if (ax < small && ay < small) {

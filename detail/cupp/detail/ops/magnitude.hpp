@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cupp/detail/ops/float_support.hpp>
+#include <cupp/detail/ops/hypot.hpp>
 
 namespace cupp::ops {
 
@@ -60,7 +61,7 @@ struct sign {
     if constexpr (is_complex_v<T>) {
       using R = typename T::value_type;
       const R re = a.real(), im = a.imag();
-      const R mag = ::cuda::std::hypot(re, im);
+      const R mag = fmath::hypot(re, im);
       const R nan = fbits::qnan<R>();
       if (fbits::isnan(mag)) return T(nan, nan);
       if (fbits::isinf(mag)) {

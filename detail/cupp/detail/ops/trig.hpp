@@ -34,7 +34,7 @@ struct hypot {
   CUPP_MATH_REAL_SIGNATURE(hypot)
   template <class T>
   CUPP_HD T operator()(T a, T b) const {
-    return via_float<T>([](auto x, auto y) { return ::cuda::std::hypot(x, y); }, a, b);
+    return via_float<T>([](auto x, auto y) { return fmath::hypot(x, y); }, a, b);
   }
 };
 
