@@ -196,7 +196,7 @@ with open(os.path.join(out, "results.json"), "w") as f:
 
 fmt = lambda v: "-" if v is None else (f"{v:.3f}" if v < 10 else f"{v:.1f}")
 lines = []
-dev = (tr or mp or {}).get("device") or (cu or {}).get("device") or "?"
+dev = next(((r or {}).get("device") for r in (tr, mp, ew, cu, cew) if (r or {}).get("device")), "?")
 lines.append(f"== cupp vs CuPy on {dev} (speedup > 1: cupp is better; "
              f"us/pair and MiB: lower is better, GB/s: higher) ==")
 lines.append(f"{'case':34s} {'unit':8s} {'cupp':>10s} {'CuPy':>10s} {'speedup':>8s}")
