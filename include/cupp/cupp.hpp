@@ -17,5 +17,6 @@
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>
 #include <cupp/print.hpp>
+#include <cupp/reductions.hpp>
 #include <cupp/shape.hpp>
 #include <cupp/ufunc.hpp>

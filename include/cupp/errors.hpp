@@ -41,6 +41,12 @@ class axis_error : public value_error {
   using value_error::value_error;
 };
 
+// ZeroDivisionError: numpy.average with weights that sum to zero.
+class zero_division_error : public std::domain_error {
+ public:
+  using std::domain_error::domain_error;
+};
+
 // OSError: a file that cannot be opened, read or written.
 class io_error : public std::runtime_error {
  public:

@@ -347,8 +347,34 @@ class expression_base {
   template <class U>
   auto astype() const;
 
+  // Reductions and scans as methods (ndarray.sum(axis, ...) ...), with the
+  // free functions' arguments; defined in <cupp/reductions.hpp>.
+#define CUPP_REDUCTION_METHOD(NAME)                                                  \
+  template <class Dt = void, class... Opt>                                           \
+  requires(detail::is_reduce_option_v<Opt> && ...) auto NAME(const Opt&... o) const; \
+  template <class Dt = void, class... Opt>                                           \
+  auto NAME(axis_arg axis, const Opt&... o) const;
+  CUPP_REDUCTION_METHOD(sum)
+  CUPP_REDUCTION_METHOD(prod)
+  CUPP_REDUCTION_METHOD(mean)
+  CUPP_REDUCTION_METHOD(var)
+  CUPP_REDUCTION_METHOD(std)
+  CUPP_REDUCTION_METHOD(min)
+  CUPP_REDUCTION_METHOD(max)
+  CUPP_REDUCTION_METHOD(argmin)
+  CUPP_REDUCTION_METHOD(argmax)
+  CUPP_REDUCTION_METHOD(all)
+  CUPP_REDUCTION_METHOD(any)
+#undef CUPP_REDUCTION_METHOD
+  template <class Dt = void>
+  auto cumsum(axis_arg axis = {}) const;
+  template <class Dt = void>
+  auto cumprod(axis_arg axis = {}) const;
+
  private:
-  const D& self() const { return static_cast<const D&>(*this); }
+  const D& self() const {
+    return static_cast<const D&>(*this);
+  }
 };
 
 // A ufunc applied to operands: the node of an expression tree.
@@ -675,10 +701,9 @@ ndarray<T, S> evaluate_as(const E& e) {
                 "cupp: a host expression cannot become a device array: use cupp::asarray");
   static_assert(!std::is_same_v<typename E::space, device_space> || std::is_same_v<S, device_space>,
                 "cupp: a device expression cannot become a host array: use cupp::asnumpy");
-  static_assert(
-      assignable<typename E::value_type, T>(),
-      "cupp: the expression's dtype does not cast to the array's dtype with casting "
-      "'same_kind'; convert it explicitly with .astype<T>()");
+  static_assert(assignable<typename E::value_type, T>(),
+                "cupp: the expression's dtype does not cast to the array's dtype with casting "
+                "'same_kind'; convert it explicitly with .astype<T>()");
   const shape_t& shape = e.shape();
   std::array<strides_t, E::slots + 1> st;
   strides_t* p = st.data() + 1;

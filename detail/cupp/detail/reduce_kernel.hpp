@@ -1,0 +1,516 @@
+// The kernels (and the host loop) that run a reduction over a planned
+// layout (reduce_plan.hpp). Dimension 0 is the fastest in memory; the kernel
+// dimensions 1 .. kept_dims are kept, the rest reduced.
+//
+// Inner mode (dimension 0 reduced): a team of lanes per result reads whole
+// 16-byte chunks along dimension 0; teams of 1 to 32 lanes reduce through
+// warp shuffles, a team of a whole block through cub::BlockReduce, and when
+// few results share a lot of work, several blocks split each result's work
+// and a second kernel combines their partial results.
+//
+// Outer mode (dimension 0 kept): each thread holds the accumulators of one
+// chunk of neighbouring results and walks the reduced positions; the block's
+// rows share the reduced positions (a warp reads neighbouring chunks, so
+// every access is coalesced) and combine through shared memory; several
+// blocks split the reduced positions when the results alone cannot fill the
+// device, again with a second kernel.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <cupp/cuda/runtime.hpp>
+#include <cupp/detail/elementwise_kernel.hpp>
+#include <cupp/detail/reduce_plan.hpp>
+
+#if defined(__CUDACC__)
+#include <cub/block/block_reduce.cuh>
+#endif
+
+namespace cupp::detail {
+
+// The position of each element within the reduced axes (argmin, argmax).
+struct position_eval {
+  index_t base = 0;
+  index_t st[kernel_dims] = {};
+  CUPP_HD index_t at(const index_t* c, int nd) const { return base + chunk_offset(st, c, nd); }
+};
+
+// Where and how results are written: the result's strides over the kernel
+// dimensions (0 along reduced ones), and initial=, applied once.
+template <class Red, class Out>
+struct result_writer {
+  using A = typename Red::acc_type;
+  Red red;
+  char* data;
+  index_t st[kernel_dims];
+  index_t n;  // elements per result
+  bool has_initial;
+  A initial;
+
+  CUPP_HD void write(A a, const index_t* c, int nd) const {
+    if (has_initial) a = red.combine(initial, a);
+    *reinterpret_cast<Out*>(data + chunk_offset(st, c, nd)) = red.template finish<Out>(a, n);
+  }
+};
+
+struct reduce_grid {
+  int nd = 1;
+  int kept_dims = 0;  // dimensions 1 .. kept_dims are kept
+  bool inner = true;  // dimension 0 is reduced
+  index_t n0 = 1, chunks0 = 1;
+  index_t ext[kernel_dims] = {};
+  fast_divmod div[kernel_dims];
+  fast_divmod n0_div, chunks0_div;
+  index_t teams = 1;    // inner: results (kept positions); outer: other kept positions
+  index_t work = 1;     // inner: chunks per result; outer: reduced positions
+  index_t results = 1;  // all kept positions (partial results' stride)
+  int team = 1;         // inner: lanes per result (1 .. 32, or 256: a block)
+  int tx = 32, ty = 8;  // outer: the block's shape
+  index_t col_groups = 1;
+  index_t segments = 1;  // blocks sharing one result's work
+  index_t seg_len = 1;
+  int finish_block = 0;  // second pass: one block per result
+};
+
+// c[k] for lo <= k < hi from a linear index (dimension lo fastest).
+CUPP_HD inline void decode_dims(const reduce_grid& g, index_t v, int lo, int hi, index_t* c) {
+#pragma unroll
+  for (int k = 1; k < kernel_dims; ++k) {
+    if (k >= lo && k < hi) {
+      if (k + 1 < hi) {
+        const index_t q = static_cast<index_t>(g.div[k].div64(static_cast<std::uint64_t>(v)));
+        c[k] = v - q * g.ext[k];
+        v = q;
+      } else {
+        c[k] = v;
+      }
+    }
+  }
+}
+
+// Inner mode: chunk w of a result's work.
+CUPP_HD inline void inner_work_coords(const reduce_grid& g, index_t w, index_t* c) {
+  index_t r = 0;
+  if (g.nd > g.kept_dims + 1) {
+    r = static_cast<index_t>(g.chunks0_div.div64(static_cast<std::uint64_t>(w)));
+    w -= r * g.chunks0;
+  }
+  c[0] = w;
+  decode_dims(g, r, g.kept_dims + 1, g.nd, c);
+}
+
+// The linear index of a result from its kept coordinates and back.
+CUPP_HD inline index_t result_index(const reduce_grid& g, const index_t* c) {
+  index_t l = 0;
+#pragma unroll
+  for (int k = kernel_dims - 1; k >= 1; --k)
+    if (k <= g.kept_dims) l = l * g.ext[k] + c[k];
+  return g.inner ? l : l * g.n0 + c[0];
+}
+CUPP_HD inline void result_coords(const reduce_grid& g, index_t l, index_t* c) {
+#pragma unroll
+  for (int k = 0; k < kernel_dims; ++k) c[k] = 0;
+  if (!g.inner) {
+    const index_t q = static_cast<index_t>(g.n0_div.div64(static_cast<std::uint64_t>(l)));
+    c[0] = l - q * g.n0;
+    l = q;
+  }
+  decode_dims(g, l, 1, g.kept_dims + 1, c);
+}
+
+// How a reduction of this layout is split over the device (non-template).
+inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
+  reduce_grid g;
+  g.nd = p.nd;
+  g.kept_dims = p.kept_dims;
+  g.inner = p.reduced & 1;
+  g.n0 = p.shape[0];
+  g.chunks0 = (g.n0 + N - 1) / N;
+  g.n0_div = fast_divmod(static_cast<std::uint64_t>(g.n0));
+  g.chunks0_div = fast_divmod(static_cast<std::uint64_t>(g.chunks0));
+  index_t kept_other = 1, red_other = 1;
+  for (int k = 1; k < p.nd; ++k) {
+    g.ext[k] = p.shape[k];
+    g.div[k] = fast_divmod(static_cast<std::uint64_t>(p.shape[k]));
+    if (k <= p.kept_dims)
+      kept_other *= p.shape[k];
+    else
+      red_other *= p.shape[k];
+  }
+  g.results = p.outputs;
+  const index_t slots = static_cast<index_t>(std::max(sms, 1)) * 8;  // resident 256-thread blocks
+  if (g.inner) {
+    g.teams = kept_other;
+    g.work = g.chunks0 * red_other;
+    if (g.work <= 256) {
+      int t = 1;
+      while (t < 32 && t * 4 < g.work) t *= 2;
+      g.team = t;
+    } else {
+      g.team = 256;
+      g.segments = std::max<index_t>(
+          1, std::min<index_t>((slots + g.teams - 1) / g.teams, g.work / (256 * 8)));
+    }
+  } else {
+    int tx = 1;
+    while (tx < 32 && tx < g.chunks0) tx *= 2;
+    g.tx = tx;
+    g.ty = 256 / tx;
+    g.col_groups = (g.chunks0 + tx - 1) / tx;
+    g.teams = kept_other;
+    g.work = red_other;
+    const index_t blocks = g.col_groups * g.teams;
+    g.segments =
+        std::max<index_t>(1, std::min<index_t>((slots + blocks - 1) / blocks, g.work / (g.ty * 8)));
+  }
+  g.segments = std::min<index_t>(g.segments, 65535);
+  g.seg_len = (g.work + g.segments - 1) / g.segments;
+  g.segments = (g.work + g.seg_len - 1) / g.seg_len;
+  g.finish_block = g.results * 32 < slots * 256 && g.segments > 32;
+  return g;
+}
+
+#if defined(__CUDACC__)
+
+template <class T>
+__device__ inline T shuffle_down(const T& v, int delta, int width) {
+  constexpr int W = (sizeof(T) + 3) / 4;
+  unsigned int words[W] = {};
+  memcpy(words, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < W; ++i) words[i] = __shfl_down_sync(0xffffffffu, words[i], delta, width);
+  T r;
+  memcpy(&r, words, sizeof(T));
+  return r;
+}
+
+template <class Red>
+struct combine_fn {
+  Red red;
+  template <class A>
+  __device__ A operator()(const A& a, const A& b) const {
+    return red.combine(a, b);
+  }
+};
+
+inline constexpr int reduce_threads = 256;
+
+// Loads of one chunk and what its elements reduce to.
+template <int N, class Red, class E, class P>
+__device__ inline void accumulate_chunk(const E& e, const P& pos, const Red& red,
+                                        typename Red::acc_type& acc, const typename E::regs& r,
+                                        const index_t* c, int nd, int count) {
+  index_t p0 = 0;
+  if constexpr (Red::needs_index) p0 = pos.at(c, nd);
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < count) {
+      index_t i = 0;
+      if constexpr (Red::needs_index) i = p0 + j * pos.st[0];
+      acc = red.combine(acc, red.map(e.value(r, j), i));
+    }
+}
+
+template <int N, class Red, class E, class P, class Out>
+__device__ inline void inner_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
+                                    typename Red::acc_type* partial, const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  const Red& red = w.red;
+  constexpr int U = 4;  // chunks in flight per lane
+  if (g.team <= 32) {
+    const int team = g.team;
+    const int lane = threadIdx.x % team;
+    const index_t per_block = reduce_threads / team;
+    const index_t first = static_cast<index_t>(blockIdx.x) * per_block + threadIdx.x / team;
+    const index_t warp_first =
+        static_cast<index_t>(blockIdx.x) * per_block + (threadIdx.x & ~31u) / team;
+    const index_t step = static_cast<index_t>(gridDim.x) * per_block;
+    // Every lane of a warp runs the same rounds, for the shuffles.
+    for (index_t round = 0; warp_first + round * step < g.teams; ++round) {
+      const index_t o = first + round * step;
+      const bool valid = o < g.teams;
+      index_t c[kernel_dims] = {};
+      decode_dims(g, valid ? o : 0, 1, g.kept_dims + 1, c);
+      A acc = red.identity();
+      if (valid) {
+        for (index_t t = lane; t < g.work; t += team) {
+          inner_work_coords(g, t, c);
+          c[0] *= N;
+          const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+          typename E::regs r;
+          e.load(r, c, g.nd, count);
+          accumulate_chunk<N>(e, pos, red, acc, r, c, g.nd, count);
+        }
+      }
+      for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
+      if (valid && lane == 0) w.write(acc, c, g.nd);
+    }
+    return;
+  }
+  using block_reduce = cub::BlockReduce<A, reduce_threads>;
+  __shared__ typename block_reduce::TempStorage temp;
+  const index_t begin = static_cast<index_t>(blockIdx.y) * g.seg_len;
+  const index_t end = begin + g.seg_len < g.work ? begin + g.seg_len : g.work;
+  for (index_t o = blockIdx.x; o < g.teams; o += gridDim.x) {
+    index_t c[kernel_dims] = {};
+    decode_dims(g, o, 1, g.kept_dims + 1, c);
+    A acc = red.identity();
+    index_t t = begin + threadIdx.x;
+    for (; t + (U - 1) * reduce_threads < end; t += U * reduce_threads) {
+      typename E::regs r[U];
+      index_t cu[U][kernel_dims];
+      int count[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+#pragma unroll
+        for (int k = 0; k < kernel_dims; ++k) cu[u][k] = c[k];
+        inner_work_coords(g, t + u * reduce_threads, cu[u]);
+        cu[u][0] *= N;
+        count[u] = static_cast<int>(g.n0 - cu[u][0] < N ? g.n0 - cu[u][0] : N);
+        e.load(r[u], cu[u], g.nd, count[u]);
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        accumulate_chunk<N>(e, pos, red, acc, r[u], cu[u], g.nd, count[u]);
+    }
+    for (; t < end; t += reduce_threads) {
+      inner_work_coords(g, t, c);
+      c[0] *= N;
+      const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+      typename E::regs r;
+      e.load(r, c, g.nd, count);
+      accumulate_chunk<N>(e, pos, red, acc, r, c, g.nd, count);
+    }
+    acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
+    if (threadIdx.x == 0) {
+      if (g.segments == 1)
+        w.write(acc, c, g.nd);
+      else
+        partial[static_cast<index_t>(blockIdx.y) * g.results + o] = acc;
+    }
+    __syncthreads();
+  }
+}
+
+template <int N, class Red, class E, class P, class Out>
+__device__ inline void outer_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
+                                    typename Red::acc_type* partial, const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  const Red& red = w.red;
+  constexpr int U = 4;
+  __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(A)];
+  A* sm = reinterpret_cast<A*>(raw);
+  const int lx = threadIdx.x % g.tx, ly = threadIdx.x / g.tx;
+  const index_t begin = static_cast<index_t>(blockIdx.y) * g.seg_len;
+  const index_t end = begin + g.seg_len < g.work ? begin + g.seg_len : g.work;
+  const index_t blocks = g.col_groups * g.teams;
+  for (index_t b = blockIdx.x; b < blocks; b += gridDim.x) {
+    const index_t o2 = b / g.col_groups;
+    const index_t x = (b - o2 * g.col_groups) * g.tx + lx;
+    index_t c[kernel_dims] = {};
+    decode_dims(g, o2, 1, g.kept_dims + 1, c);
+    const bool valid = x < g.chunks0;
+    c[0] = x * N;
+    const int count = valid ? static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N) : 0;
+    A acc[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) acc[j] = red.identity();
+    if (valid) {
+      index_t t = begin + ly;
+      const index_t step = g.ty;
+      for (; t + (U - 1) * step < end; t += U * step) {
+        typename E::regs r[U];
+        index_t cu[U][kernel_dims];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+#pragma unroll
+          for (int k = 0; k < kernel_dims; ++k) cu[u][k] = c[k];
+          decode_dims(g, t + u * step, g.kept_dims + 1, g.nd, cu[u]);
+          e.load(r[u], cu[u], g.nd, count);
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          index_t p0 = 0;
+          if constexpr (Red::needs_index) p0 = pos.at(cu[u], g.nd);
+#pragma unroll
+          for (int j = 0; j < N; ++j)
+            if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), p0));
+        }
+      }
+      for (; t < end; t += step) {
+        decode_dims(g, t, g.kept_dims + 1, g.nd, c);
+        typename E::regs r;
+        e.load(r, c, g.nd, count);
+        index_t p0 = 0;
+        if constexpr (Red::needs_index) p0 = pos.at(c, g.nd);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+          if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r, j), p0));
+      }
+    }
+    // Rows of the block combine through shared memory, one result at a time.
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      if (g.ty > 1) {
+        sm[threadIdx.x] = acc[j];
+        __syncthreads();
+        for (int s = g.ty / 2; s > 0; s >>= 1) {
+          if (ly < s) sm[threadIdx.x] = red.combine(sm[threadIdx.x], sm[threadIdx.x + s * g.tx]);
+          __syncthreads();
+        }
+        if (ly == 0) acc[j] = sm[threadIdx.x];
+        __syncthreads();
+      }
+    }
+    if (ly == 0 && valid) {
+      for (int j = 0; j < count; ++j) {
+        if (g.segments == 1) {
+          index_t cj[kernel_dims];
+#pragma unroll
+          for (int k = 0; k < kernel_dims; ++k) cj[k] = c[k];
+          cj[0] = c[0] + j;
+          w.write(acc[j], cj, g.nd);
+        } else {
+          index_t cj[kernel_dims];
+#pragma unroll
+          for (int k = 0; k < kernel_dims; ++k) cj[k] = c[k];
+          cj[0] = c[0] + j;
+          partial[static_cast<index_t>(blockIdx.y) * g.results + result_index(g, cj)] = acc[j];
+        }
+      }
+    }
+  }
+}
+
+template <int N, class Red, class E, class P, class Out>
+__global__ void __launch_bounds__(reduce_threads)
+    reduce_kernel(const E e, const P pos, const result_writer<Red, Out> w,
+                  typename Red::acc_type* partial, const reduce_grid g) {
+  if (g.inner)
+    inner_reduce<N>(e, pos, w, partial, g);
+  else
+    outer_reduce<N>(e, pos, w, partial, g);
+}
+
+// The second pass: each result from its segments' partial results.
+template <class Red, class Out>
+__global__ void __launch_bounds__(reduce_threads)
+    reduce_finish_kernel(const typename Red::acc_type* partial, const result_writer<Red, Out> w,
+                         const reduce_grid g) {
+  using A = typename Red::acc_type;
+  const Red& red = w.red;
+  if (g.finish_block) {
+    using block_reduce = cub::BlockReduce<A, reduce_threads>;
+    __shared__ typename block_reduce::TempStorage temp;
+    for (index_t l = blockIdx.x; l < g.results; l += gridDim.x) {
+      A acc = red.identity();
+      for (index_t s = threadIdx.x; s < g.segments; s += reduce_threads)
+        acc = red.combine(acc, partial[s * g.results + l]);
+      acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
+      if (threadIdx.x == 0) {
+        index_t c[kernel_dims];
+        result_coords(g, l, c);
+        w.write(acc, c, g.nd);
+      }
+      __syncthreads();
+    }
+    return;
+  }
+  const index_t step = static_cast<index_t>(gridDim.x) * reduce_threads;
+  for (index_t l = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x; l < g.results;
+       l += step) {
+    A acc = red.identity();
+    for (index_t s = 0; s < g.segments; ++s) acc = red.combine(acc, partial[s * g.results + l]);
+    index_t c[kernel_dims];
+    result_coords(g, l, c);
+    w.write(acc, c, g.nd);
+  }
+}
+
+inline unsigned reduce_blocks_x(const reduce_grid& g, int sms) {
+  const index_t cap = static_cast<index_t>(sms) * 16;
+  index_t want;
+  if (!g.inner)
+    want = g.col_groups * g.teams;
+  else if (g.team <= 32)
+    want = (g.teams * g.team + reduce_threads - 1) / reduce_threads;
+  else
+    want = g.teams;
+  return static_cast<unsigned>(std::max<index_t>(1, std::min(want, cap)));
+}
+
+template <int N, class Red, class E, class P, class Out>
+void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, const reduce_grid& g,
+                   int device, cudaStream_t stream) {
+  using A = typename Red::acc_type;
+  static_assert(
+      sizeof(E) + sizeof(P) + sizeof(result_writer<Red, Out>) + sizeof(reduce_grid) <= 32000,
+      "cupp: this expression is too large for one kernel's parameters; evaluate "
+      "part of it first with .eval()");
+  const int sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
+  const dim3 grid(reduce_blocks_x(g, sms), static_cast<unsigned>(g.segments));
+  if (g.segments == 1) {
+    reduce_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, nullptr, g);
+    cuda::check_last_launch("reduction kernel");
+    return;
+  }
+  auto mem = cuda::alloc(static_cast<std::size_t>(g.segments * g.results) * sizeof(A));
+  A* partial = static_cast<A*>(mem.get());
+  reduce_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+  cuda::check_last_launch("reduction kernel");
+  const index_t cap = static_cast<index_t>(sms) * 16;
+  const index_t blocks = g.finish_block
+                             ? std::min(g.results, cap)
+                             : std::min((g.results + reduce_threads - 1) / reduce_threads, cap);
+  reduce_finish_kernel<Red, Out>
+      <<<static_cast<unsigned>(std::max<index_t>(blocks, 1)), reduce_threads, 0, stream>>>(partial,
+                                                                                           w, g);
+  cuda::check_last_launch("reduction kernel");
+}
+
+#endif  // __CUDACC__
+
+// The host backend: one pass over the elements in memory order into an
+// accumulator per result.
+template <int N, class Red, class E, class P, class Out>
+void host_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  const Red& red = w.red;
+  std::vector<A> acc(static_cast<std::size_t>(g.results), red.identity());
+  index_t c[kernel_dims] = {};
+  for (;;) {
+    const index_t base = [&] {
+      index_t l = 0;
+      for (int k = g.kept_dims; k >= 1; --k) l = l * g.ext[k] + c[k];
+      return l;
+    }();
+    for (c[0] = 0; c[0] < g.n0; c[0] += N) {
+      const int count = static_cast<int>(std::min<index_t>(N, g.n0 - c[0]));
+      typename E::regs r;
+      e.load(r, c, g.nd, count);
+      index_t p0 = 0;
+      if constexpr (Red::needs_index) p0 = pos.at(c, g.nd);
+      for (int j = 0; j < count; ++j) {
+        const index_t l = g.inner ? base : base * g.n0 + c[0] + j;
+        index_t i = 0;
+        if constexpr (Red::needs_index) i = p0 + j * pos.st[0];
+        acc[l] = red.combine(acc[l], red.map(e.value(r, j), i));
+      }
+    }
+    c[0] = 0;
+    int k = 1;
+    for (; k < g.nd; ++k) {
+      if (++c[k] < g.ext[k]) break;
+      c[k] = 0;
+    }
+    if (k >= g.nd) break;
+  }
+  for (index_t l = 0; l < g.results; ++l) {
+    result_coords(g, l, c);
+    w.write(acc[l], c, g.nd);
+  }
+}
+
+}  // namespace cupp::detail

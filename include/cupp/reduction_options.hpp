@@ -1,0 +1,138 @@
+// The arguments reductions take besides their operand: which axes to reduce
+// (NumPy's axis=None, an int or a tuple, negative ones counting from the
+// end) and NumPy's keyword arguments, written as `kw::keepdims = true`,
+// `kw::where = mask`, `kw::initial = 0`, `kw::ddof = 1`, `cupp::out(a)`.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+
+#include <cupp/config.hpp>
+#include <cupp/errors.hpp>
+
+namespace cupp {
+
+// No axis: reduce over every axis (axis=None).
+struct none_t {
+  constexpr explicit none_t(int) {}
+};
+inline constexpr none_t none{0};
+
+// axis=: nothing (all axes), one axis, or a list of axes.
+class axis_arg {
+ public:
+  constexpr axis_arg() = default;
+  constexpr axis_arg(none_t) {}
+  constexpr axis_arg(int axis) : all_(false), n_(1) { v_[0] = axis; }
+  constexpr axis_arg(std::initializer_list<int> axes) : all_(false) {
+    for (int a : axes) {
+      if (n_ == max_ndim) throw value_error("too many values in 'axis'");
+      v_[n_++] = a;
+    }
+  }
+  constexpr bool all() const { return all_; }
+  constexpr int size() const { return n_; }
+  constexpr int operator[](int i) const { return v_[i]; }
+
+ private:
+  bool all_ = true;
+  int n_ = 0;
+  int v_[max_ndim] = {};
+};
+
+namespace kw {
+
+template <class T>
+struct where_arg {
+  T mask;
+};
+template <class T>
+struct initial_arg {
+  T value;
+};
+struct keepdims_arg {
+  bool value;
+};
+struct ddof_arg {
+  double value;
+};
+struct axis_kw_arg {
+  axis_arg value;
+};
+template <class T>
+struct weights_arg {
+  T value;
+};
+struct returned_t {};
+
+// kw::keepdims = true keeps reduced axes with extent one.
+inline constexpr struct keepdims_kw {
+  constexpr keepdims_arg operator=(bool v) const { return {v}; }
+} keepdims{};
+// kw::where = mask: only elements where mask (broadcast) is true take part.
+inline constexpr struct where_kw {
+  template <class T>
+  constexpr where_arg<T> operator=(const T& m) const {
+    return {m};
+  }
+} where{};
+// kw::initial = v: the starting value of the reduction.
+inline constexpr struct initial_kw {
+  template <class T>
+  constexpr initial_arg<T> operator=(const T& v) const {
+    return {v};
+  }
+} initial{};
+// kw::ddof = d: var and std divide by n - ddof.
+inline constexpr struct ddof_kw {
+  constexpr ddof_arg operator=(double v) const { return {v}; }
+} ddof{};
+// kw::axis = a: the axes, where a positional int would be read as an operand
+// (cupp::reduction's variadic calls).
+inline constexpr struct axis_kw {
+  constexpr axis_kw_arg operator=(axis_arg a) const { return {a}; }
+  constexpr axis_kw_arg operator=(std::initializer_list<int> a) const { return {axis_arg(a)}; }
+} axis{};
+// kw::weights = w: numpy.average's weights.
+inline constexpr struct weights_kw {
+  template <class T>
+  constexpr weights_arg<T> operator=(const T& w) const {
+    return {w};
+  }
+} weights{};
+// kw::returned: numpy.average(returned=True), which also gives the sum of
+// the weights.
+inline constexpr returned_t returned{};
+
+}  // namespace kw
+
+template <class T, class S>
+struct out_arg;
+
+namespace detail {
+
+// The option types a reduction accepts after its axis.
+template <class T>
+inline constexpr bool is_reduce_option_v = false;
+template <class T>
+inline constexpr bool is_reduce_option_v<kw::where_arg<T>> = true;
+template <class T>
+inline constexpr bool is_reduce_option_v<kw::initial_arg<T>> = true;
+template <class T>
+inline constexpr bool is_reduce_option_v<kw::weights_arg<T>> = true;
+template <class T, class S>
+inline constexpr bool is_reduce_option_v<out_arg<T, S>> = true;
+template <>
+inline constexpr bool is_reduce_option_v<kw::keepdims_arg> = true;
+template <>
+inline constexpr bool is_reduce_option_v<kw::ddof_arg> = true;
+template <>
+inline constexpr bool is_reduce_option_v<kw::axis_kw_arg> = true;
+template <>
+inline constexpr bool is_reduce_option_v<kw::returned_t> = true;
+
+}  // namespace detail
+
+}  // namespace cupp
