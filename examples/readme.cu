@@ -9,4 +9,5 @@ int main() {
   auto h = cp::host::array<float>({{1, 2, 3}, {4, 5, 6}});  // a NumPy-style host array
   cp::ndarray<float> d = cp::asarray(h) * 2 + cp::arange<float>(3);  // broadcast, float32
   cp::save("d.npy", d);                                     // numpy.load("d.npy") reads it
+  std::cout << cp::sum(d * d, 1) << ' ' << d.max().item() << '\n';  // one fused pass each
 }

@@ -12,7 +12,7 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
+#include <cuda/std/limits>
 #include <type_traits>
 
 #include <cupp/detail/convert.hpp>
@@ -43,26 +43,26 @@ using mean_result_t = std::conditional_t<is_inexact_v<T>, T, double>;
 template <class T>
 CUPP_HD inline T lowest() {
   if constexpr (is_floating_v<T>)
-    return convert<T>(-std::numeric_limits<double>::infinity());
+    return convert<T>(-::cuda::std::numeric_limits<double>::infinity());
   else if constexpr (is_complex_v<T>)
-    return T(-std::numeric_limits<typename T::value_type>::infinity(),
-             -std::numeric_limits<typename T::value_type>::infinity());
+    return T(-::cuda::std::numeric_limits<typename T::value_type>::infinity(),
+             -::cuda::std::numeric_limits<typename T::value_type>::infinity());
   else if constexpr (std::is_same_v<T, bool>)
     return false;
   else
-    return std::numeric_limits<T>::lowest();
+    return ::cuda::std::numeric_limits<T>::lowest();
 }
 template <class T>
 CUPP_HD inline T highest() {
   if constexpr (is_floating_v<T>)
-    return convert<T>(std::numeric_limits<double>::infinity());
+    return convert<T>(::cuda::std::numeric_limits<double>::infinity());
   else if constexpr (is_complex_v<T>)
-    return T(std::numeric_limits<typename T::value_type>::infinity(),
-             std::numeric_limits<typename T::value_type>::infinity());
+    return T(::cuda::std::numeric_limits<typename T::value_type>::infinity(),
+             ::cuda::std::numeric_limits<typename T::value_type>::infinity());
   else if constexpr (std::is_same_v<T, bool>)
     return true;
   else
-    return std::numeric_limits<T>::max();
+    return ::cuda::std::numeric_limits<T>::max();
 }
 
 // numpy.nonzero's truth of one element: NaN is true, complex numbers are
@@ -141,7 +141,7 @@ template <class T, bool Max>
 struct nan_extremum_op : extremum_op<T, Max> {
   CUPP_HD T identity() const {
     if constexpr (is_inexact_v<T>)
-      return convert<T>(std::numeric_limits<double>::quiet_NaN());
+      return convert<T>(::cuda::std::numeric_limits<double>::quiet_NaN());
     else
       return extremum_op<T, Max>::identity();
   }
