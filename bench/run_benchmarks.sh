@@ -10,8 +10,10 @@
 #   BUILD_DIR defaults to build-bench (a build tree of its own: it is
 #   configured with tests and examples off).
 # Environment:
-#   BENCH_SKIP="cupy compile"       steps to leave out (memory_pool transfer cupy compile)
-#   BENCH_MEMORY_POOL_ARGS, BENCH_TRANSFER_ARGS, BENCH_CUPY_ARGS, BENCH_COMPILE_ARGS
+#   BENCH_SKIP="cupy compile"       steps to leave out (memory_pool transfer elementwise
+#                                   reduction cupy cupy_elementwise cupy_reduction compile)
+#   BENCH_MEMORY_POOL_ARGS, BENCH_TRANSFER_ARGS, BENCH_ELEMENTWISE_ARGS, BENCH_REDUCTION_ARGS,
+#   BENCH_CUPY_ARGS, BENCH_CUPY_ELEMENTWISE_ARGS, BENCH_CUPY_REDUCTION_ARGS, BENCH_COMPILE_ARGS
 #                                   extra arguments for each step (e.g. "--mib 512")
 #   BENCH_JOBS                      build parallelism (default: every core)
 # Exit status: 0 when every step ran or was skipped (77: no GPU / no CuPy),
@@ -94,15 +96,20 @@ fi
 BIN="$BUILD/bench"
 # --- runs ----------------------------------------------------------------------
 # Limits are generous safety nets; the expected times on an H100 are about
-# 70 s (memory_pool), 60 s (transfer), 45 s (cupy), 40 s (compile).
+# 70 s (memory_pool), 60 s (transfer), 45 s (cupy), 40 s (compile); reduction
+# and cupy_reduction well under a minute each (estimates, not yet measured).
 if [[ $built == 1 ]]; then
   # shellcheck disable=SC2086
   run_step memory_pool 150 "$BIN/bench_memory_pool" --json "$TMP/memory_pool.json" \
     ${BENCH_MEMORY_POOL_ARGS:-}
   # shellcheck disable=SC2086
   run_step transfer 200 "$BIN/bench_transfer" --json "$TMP/transfer.json" ${BENCH_TRANSFER_ARGS:-}
+  # shellcheck disable=SC2086
   run_step elementwise 200 "$BIN/bench_elementwise" --json "$TMP/elementwise.json" \
     ${BENCH_ELEMENTWISE_ARGS:-}
+  # shellcheck disable=SC2086
+  run_step reduction 200 "$BIN/bench_reduction" --json "$TMP/reduction.json" \
+    ${BENCH_REDUCTION_ARGS:-}
 fi
 # shellcheck disable=SC2086
 run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json" \
@@ -110,6 +117,9 @@ run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json
 # shellcheck disable=SC2086
 run_step cupy_elementwise 200 python3 "$ROOT/bench/cupy_elementwise.py" \
   --json "$TMP/cupy_elementwise.json" ${BENCH_CUPY_ELEMENTWISE_ARGS:-}
+# shellcheck disable=SC2086
+run_step cupy_reduction 200 python3 "$ROOT/bench/cupy_reduction.py" \
+  --json "$TMP/cupy_reduction.json" ${BENCH_CUPY_REDUCTION_ARGS:-}
 # shellcheck disable=SC2086
 run_step compile 200 python3 "$ROOT/bench/compile_time/compile_time.py" \
   --json "$TMP/compile_time.json" ${BENCH_COMPILE_ARGS:-}
@@ -135,6 +145,7 @@ def load(name):
 mp, tr, cu, ct, ew, cew = (load(n) for n in
                   ("memory_pool.json", "transfer.json", "cupy.json", "compile_time.json",
                    "elementwise.json", "cupy_elementwise.json"))
+rd, crd = load("reduction.json"), load("cupy_reduction.json")
 cupy_rows = {r["case"]: r for r in (cu or {}).get("results", [])}
 cupy_rows.update({r["case"]: r for r in (cew or {}).get("results", [])})
 
@@ -180,10 +191,38 @@ for r in (ew or {}).get("results", []):
     if higher and copy_bw and r["case"] != "copy.f32":
         add(r["case"] + ".of_copy_bw", "%", 100.0 * r["value"] / copy_bw, None, False)
 
+# Reductions: each program's GB/s against its own copy bandwidth of the same
+# run; sum_xy.f32's CuPy figure is the better of cp.sum(x * y) and cp.fuse,
+# and the .unfused, .fuse and .dot rows (cp.dot: cuBLAS, another algorithm)
+# set cupp's figure beside each of CuPy's forms.
+red_rows = {r["case"]: r for r in (crd or {}).get("results", [])}
+red_copy, cupy_red_copy = (rd or {}).get("copy_gbs"), (crd or {}).get("copy_gbs")
+for r in (rd or {}).get("results", []):
+    c = red_rows.get(r["case"])
+    higher = r["unit"] == "GB/s"
+    case = r["case"] + (".reduction_run" if r["case"] == "copy.f32" else "")
+    add(case, r["unit"], r["value"], c["value"] if c else None, not higher)
+    for suffix in (".unfused", ".fuse", ".dot"):
+        c2 = red_rows.get(r["case"] + suffix)
+        if c2:
+            add(r["case"] + suffix, r["unit"], r["value"], c2["value"], not higher)
+    if higher and red_copy and r["case"] != "copy.f32":
+        add(r["case"] + ".of_copy_bw", "%", 100.0 * r["value"] / red_copy,
+            100.0 * c["value"] / cupy_red_copy if c and cupy_red_copy else None, False)
+# CuPy's rows that no cupp row took (all of them when bench_reduction did not run).
+shown = {x["case"] + s for x in (rd or {}).get("results", [])
+         for s in ("", ".unfused", ".fuse", ".dot")}
+for r in (crd or {}).get("results", []):
+    if r["case"] not in shown:
+        add(r["case"] + (".reduction_run" if r["case"] == "copy.f32" else ""), r["unit"], None,
+            r["value"], r["unit"] != "GB/s")
+
 result = {
     "wall_seconds": wall,
     "elementwise": ew,
     "cupy_elementwise": cew,
+    "reduction": rd,
+    "cupy_reduction": crd,
     "steps": steps,
     "table": table,
     "memory_pool": mp,
@@ -196,7 +235,8 @@ with open(os.path.join(out, "results.json"), "w") as f:
 
 fmt = lambda v: "-" if v is None else (f"{v:.3f}" if v < 10 else f"{v:.1f}")
 lines = []
-dev = next(((r or {}).get("device") for r in (tr, mp, ew, cu, cew) if (r or {}).get("device")), "?")
+dev = next(((r or {}).get("device") for r in (tr, mp, ew, rd, cu, cew, crd)
+            if (r or {}).get("device")), "?")
 lines.append(f"== cupp vs CuPy on {dev} (speedup > 1: cupp is better; "
              f"us/pair and MiB: lower is better, GB/s: higher) ==")
 lines.append(f"{'case':34s} {'unit':8s} {'cupp':>10s} {'CuPy':>10s} {'speedup':>8s}")
@@ -210,6 +250,11 @@ if tr and tr.get("best_h2d"):
         lines.append(f"pipeline {key[5:].upper()} best: chunk {b['chunk_mib']} MiB, threads "
                      f"{b['threads']}, buffers {b['buffers']}: {b['gbs']:.2f} GB/s "
                      f"(sweep of {len(tr.get('sweep', []))} settings)")
+if crd:
+    best = next((r.get("best_of") for r in crd.get("results", []) if r["case"] == "sum_xy.f32"),
+                None)
+    lines.append(f"CuPy reductions: accelerators {crd.get('accelerators')}; sum_xy.f32's CuPy "
+                 f"figure is {best}")
 if ct:
     lines.append("compile time (median s): " + ", ".join(
         f"{r['case']} {r['value']:.2f}" for r in ct.get("results", [])))

@@ -28,6 +28,14 @@
 #include <cub/block/block_reduce.cuh>
 #endif
 
+// Resident 256-thread blocks per SM the reduction kernels are built for:
+// their registers are bounded to allow them. Two (128 registers) keep four
+// chunks in flight per thread over six generic coordinates without
+// spilling; four (64 registers) spilled 200-1000 bytes per thread.
+#ifndef CUPP_REDUCE_MIN_BLOCKS
+#define CUPP_REDUCE_MIN_BLOCKS 2
+#endif
+
 namespace cupp::detail {
 
 // The position of each element within the reduced axes (argmin, argmax).
@@ -140,14 +148,16 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
       red_other *= p.shape[k];
   }
   g.results = p.outputs;
-  const index_t slots = static_cast<index_t>(std::max(sms, 1)) * 8;  // resident 256-thread blocks
+  const index_t slots = static_cast<index_t>(std::max(sms, 1)) * CUPP_REDUCE_MIN_BLOCKS * 2;
   if (g.inner) {
     g.teams = kept_other;
     g.work = g.chunks0 * red_other;
-    if (g.work <= 256) {
+    if (g.work <= 32) {  // a lane per chunk
       int t = 1;
-      while (t < 32 && t * 4 < g.work) t *= 2;
+      while (t < g.work) t *= 2;
       g.team = t;
+    } else if (g.work <= 2048 || g.teams >= slots * 8) {  // a warp per result
+      g.team = 32;
     } else {
       g.team = 256;
       g.segments = std::max<index_t>(
@@ -197,20 +207,48 @@ struct combine_fn {
 
 inline constexpr int reduce_threads = 256;
 
-// Loads of one chunk and what its elements reduce to.
-template <int N, class Red, class E, class P>
-__device__ inline void accumulate_chunk(const E& e, const P& pos, const Red& red,
-                                        typename Red::acc_type& acc, const typename E::regs& r,
-                                        const index_t* c, int nd, int count) {
-  index_t p0 = 0;
-  if constexpr (Red::needs_index) p0 = pos.at(c, nd);
+// What the elements of one loaded chunk reduce to; p0 is the position of
+// its first element (arg reductions).
+template <int N, class Red, class E>
+__device__ inline void accumulate_chunk(const E& e, const Red& red, typename Red::acc_type& acc,
+                                        const typename E::regs& r, index_t p0, index_t pstep,
+                                        int count) {
 #pragma unroll
   for (int j = 0; j < N; ++j)
-    if (j < count) {
-      index_t i = 0;
-      if constexpr (Red::needs_index) i = p0 + j * pos.st[0];
-      acc = red.combine(acc, red.map(e.value(r, j), i));
+    if (j < count) acc = red.combine(acc, red.map(e.value(r, j), p0 + j * pstep));
+}
+
+// Inner mode: chunks t, t + step, ... < end of one result, four loads in
+// flight per lane. c holds the result's kept coordinates.
+template <int N, class Red, class E, class P>
+__device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red,
+                                        typename Red::acc_type& acc, const reduce_grid& g,
+                                        index_t* c, index_t t, index_t end, index_t step) {
+  constexpr int U = 4;
+  for (; t + (U - 1) * step < end; t += U * step) {
+    typename E::regs r[U];
+    int count[U];
+    index_t p0[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      inner_work_coords(g, t + u * step, c);
+      c[0] *= N;
+      count[u] = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+      p0[u] = Red::needs_index ? pos.at(c, g.nd) : 0;
+      e.load(r[u], c, g.nd, count[u]);
     }
+#pragma unroll
+    for (int u = 0; u < U; ++u) accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
+  }
+  for (; t < end; t += step) {
+    inner_work_coords(g, t, c);
+    c[0] *= N;
+    const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+    const index_t p0 = Red::needs_index ? pos.at(c, g.nd) : 0;
+    typename E::regs r;
+    e.load(r, c, g.nd, count);
+    accumulate_chunk<N>(e, red, acc, r, p0, pos.st[0], count);
+  }
 }
 
 template <int N, class Red, class E, class P, class Out>
@@ -218,7 +256,6 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
   const Red& red = w.red;
-  constexpr int U = 4;  // chunks in flight per lane
   if (g.team <= 32) {
     const int team = g.team;
     const int lane = threadIdx.x % team;
@@ -234,16 +271,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
       index_t c[kernel_dims] = {};
       decode_dims(g, valid ? o : 0, 1, g.kept_dims + 1, c);
       A acc = red.identity();
-      if (valid) {
-        for (index_t t = lane; t < g.work; t += team) {
-          inner_work_coords(g, t, c);
-          c[0] *= N;
-          const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-          typename E::regs r;
-          e.load(r, c, g.nd, count);
-          accumulate_chunk<N>(e, pos, red, acc, r, c, g.nd, count);
-        }
-      }
+      if (valid) inner_accumulate<N>(e, pos, red, acc, g, c, lane, g.work, team);
       for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
       if (valid && lane == 0) w.write(acc, c, g.nd);
     }
@@ -257,32 +285,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
     index_t c[kernel_dims] = {};
     decode_dims(g, o, 1, g.kept_dims + 1, c);
     A acc = red.identity();
-    index_t t = begin + threadIdx.x;
-    for (; t + (U - 1) * reduce_threads < end; t += U * reduce_threads) {
-      typename E::regs r[U];
-      index_t cu[U][kernel_dims];
-      int count[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-#pragma unroll
-        for (int k = 0; k < kernel_dims; ++k) cu[u][k] = c[k];
-        inner_work_coords(g, t + u * reduce_threads, cu[u]);
-        cu[u][0] *= N;
-        count[u] = static_cast<int>(g.n0 - cu[u][0] < N ? g.n0 - cu[u][0] : N);
-        e.load(r[u], cu[u], g.nd, count[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        accumulate_chunk<N>(e, pos, red, acc, r[u], cu[u], g.nd, count[u]);
-    }
-    for (; t < end; t += reduce_threads) {
-      inner_work_coords(g, t, c);
-      c[0] *= N;
-      const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-      typename E::regs r;
-      e.load(r, c, g.nd, count);
-      accumulate_chunk<N>(e, pos, red, acc, r, c, g.nd, count);
-    }
+    inner_accumulate<N>(e, pos, red, acc, g, c, begin + threadIdx.x, end, reduce_threads);
     acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
     if (threadIdx.x == 0) {
       if (g.segments == 1)
@@ -322,29 +325,24 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
       const index_t step = g.ty;
       for (; t + (U - 1) * step < end; t += U * step) {
         typename E::regs r[U];
-        index_t cu[U][kernel_dims];
+        index_t p0[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-#pragma unroll
-          for (int k = 0; k < kernel_dims; ++k) cu[u][k] = c[k];
-          decode_dims(g, t + u * step, g.kept_dims + 1, g.nd, cu[u]);
-          e.load(r[u], cu[u], g.nd, count);
+          decode_dims(g, t + u * step, g.kept_dims + 1, g.nd, c);
+          p0[u] = Red::needs_index ? pos.at(c, g.nd) : 0;
+          e.load(r[u], c, g.nd, count);
         }
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-          index_t p0 = 0;
-          if constexpr (Red::needs_index) p0 = pos.at(cu[u], g.nd);
+        for (int u = 0; u < U; ++u)
 #pragma unroll
           for (int j = 0; j < N; ++j)
-            if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), p0));
-        }
+            if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), p0[u]));
       }
       for (; t < end; t += step) {
         decode_dims(g, t, g.kept_dims + 1, g.nd, c);
         typename E::regs r;
         e.load(r, c, g.nd, count);
-        index_t p0 = 0;
-        if constexpr (Red::needs_index) p0 = pos.at(c, g.nd);
+        const index_t p0 = Red::needs_index ? pos.at(c, g.nd) : 0;
 #pragma unroll
         for (int j = 0; j < N; ++j)
           if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r, j), p0));
@@ -365,40 +363,55 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
       }
     }
     if (ly == 0 && valid) {
-      for (int j = 0; j < count; ++j) {
-        if (g.segments == 1) {
-          index_t cj[kernel_dims];
 #pragma unroll
-          for (int k = 0; k < kernel_dims; ++k) cj[k] = c[k];
-          cj[0] = c[0] + j;
+      for (int j = 0; j < N; ++j) {
+        if (j >= count) break;
+        index_t cj[kernel_dims];
+#pragma unroll
+        for (int k = 0; k < kernel_dims; ++k) cj[k] = c[k];
+        cj[0] = c[0] + j;
+        if (g.segments == 1)
           w.write(acc[j], cj, g.nd);
-        } else {
-          index_t cj[kernel_dims];
-#pragma unroll
-          for (int k = 0; k < kernel_dims; ++k) cj[k] = c[k];
-          cj[0] = c[0] + j;
+        else
           partial[static_cast<index_t>(blockIdx.y) * g.results + result_index(g, cj)] = acc[j];
-        }
       }
     }
   }
 }
 
+// Two kernels, so that each mode gets its own register allocation.
 template <int N, class Red, class E, class P, class Out>
-__global__ void __launch_bounds__(reduce_threads)
-    reduce_kernel(const E e, const P pos, const result_writer<Red, Out> w,
-                  typename Red::acc_type* partial, const reduce_grid g) {
+__global__ void __launch_bounds__(reduce_threads, CUPP_REDUCE_MIN_BLOCKS)
+    reduce_inner_kernel(const __grid_constant__ E e, const __grid_constant__ P pos,
+                        const __grid_constant__ result_writer<Red, Out> w,
+                        typename Red::acc_type* partial, const __grid_constant__ reduce_grid g) {
+  inner_reduce<N>(e, pos, w, partial, g);
+}
+template <int N, class Red, class E, class P, class Out>
+__global__ void __launch_bounds__(reduce_threads, CUPP_REDUCE_MIN_BLOCKS)
+    reduce_outer_kernel(const __grid_constant__ E e, const __grid_constant__ P pos,
+                        const __grid_constant__ result_writer<Red, Out> w,
+                        typename Red::acc_type* partial, const __grid_constant__ reduce_grid g) {
+  outer_reduce<N>(e, pos, w, partial, g);
+}
+
+template <int N, class Red, class E, class P, class Out>
+void launch_reduce_pass(const dim3& grid, const E& e, const P& pos,
+                        const result_writer<Red, Out>& w, typename Red::acc_type* partial,
+                        const reduce_grid& g, cudaStream_t stream) {
   if (g.inner)
-    inner_reduce<N>(e, pos, w, partial, g);
+    reduce_inner_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
   else
-    outer_reduce<N>(e, pos, w, partial, g);
+    reduce_outer_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+  cuda::check_last_launch("reduction kernel");
 }
 
 // The second pass: each result from its segments' partial results.
 template <class Red, class Out>
 __global__ void __launch_bounds__(reduce_threads)
-    reduce_finish_kernel(const typename Red::acc_type* partial, const result_writer<Red, Out> w,
-                         const reduce_grid g) {
+    reduce_finish_kernel(const typename Red::acc_type* partial,
+                         const __grid_constant__ result_writer<Red, Out> w,
+                         const __grid_constant__ reduce_grid g) {
   using A = typename Red::acc_type;
   const Red& red = w.red;
   if (g.finish_block) {
@@ -452,14 +465,12 @@ void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, c
   const int sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
   const dim3 grid(reduce_blocks_x(g, sms), static_cast<unsigned>(g.segments));
   if (g.segments == 1) {
-    reduce_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, nullptr, g);
-    cuda::check_last_launch("reduction kernel");
+    launch_reduce_pass<N>(grid, e, pos, w, nullptr, g, stream);
     return;
   }
   auto mem = cuda::alloc(static_cast<std::size_t>(g.segments * g.results) * sizeof(A));
   A* partial = static_cast<A*>(mem.get());
-  reduce_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
-  cuda::check_last_launch("reduction kernel");
+  launch_reduce_pass<N>(grid, e, pos, w, partial, g, stream);
   const index_t cap = static_cast<index_t>(sms) * 16;
   const index_t blocks = g.finish_block
                              ? std::min(g.results, cap)

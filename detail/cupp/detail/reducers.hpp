@@ -176,13 +176,18 @@ struct arg_op {
   CUPP_HD acc_type combine(const acc_type& a, const acc_type& b) const {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
-    const acc_type& first = a.i < b.i ? a : b;
-    const acc_type& second = a.i < b.i ? b : a;
-    if (value_isnan(first.v)) return first;
-    if (value_isnan(second.v)) return second;
-    const bool second_wins =
-        Max ? ops::misc_detail::less(first.v, second.v) : ops::misc_detail::less(second.v, first.v);
-    return second_wins ? second : first;
+    // Values are chosen, never references: a reference picked at run time
+    // would put both accumulators in local memory.
+    const bool an = value_isnan(a.v), bn = value_isnan(b.v);
+    const bool b_earlier = b.i < a.i;
+    bool take_b;
+    if (an || bn)
+      take_b = bn && (!an || b_earlier);
+    else if (Max)
+      take_b = ops::misc_detail::less(a.v, b.v) || (!ops::misc_detail::less(b.v, a.v) && b_earlier);
+    else
+      take_b = ops::misc_detail::less(b.v, a.v) || (!ops::misc_detail::less(a.v, b.v) && b_earlier);
+    return take_b ? b : a;
   }
   template <class Out>
   CUPP_HD Out finish(const acc_type& a, index_t) const {

@@ -1,0 +1,240 @@
+// Reductions and scans on the GPU: the workloads of bench/cupy_reduction.py,
+// timed with CUDA events (median of repeated loops after a warm-up), with
+// the bytes each reads compared against the device-to-device copy bandwidth
+// measured in the same run.
+//
+//   copy.f32                 cudaMemcpyAsync of 2^28 float32 (read + write)
+//   sum.f32                  sum(x), 2^28 float32 -> 0-d (bytes read)
+//   argmax.f32               argmax(x), 2^28 float32 (bytes read)
+//   sum_xy.f32               sum(x * y), 2^28 float32 each, fused: x and y are
+//                            read once and x * y is never stored (bytes read)
+//   cumsum.f32               cumsum(x), 2^28 float32 (bytes read + written)
+//   sum_axis0.16384x16384    sum(x, 0) and sum(x, 1) of a 16384 x 16384 float32
+//   sum_axis1.16384x16384    matrix (bytes read)
+//   sum_axis{1,0}.1000000x8  sum over one axis of (1000000, 8) and (8, 1000000)
+//   sum_axis{1,0}.8x1000000  float32 (32 MB read; the calls cycle through enough
+//                            copies that no call finds its input in L2)
+//   sum_small.gpu_us         sum(x) of 1000 float32: GPU us per call in a loop,
+//   sum_small.host_us        and host us per call (the time the CPU spends issuing)
+//
+// Each line: NAME, ms per call, GB/s and the percentage of copy.f32's GB/s.
+//
+//   bench_reduction [--log2n 28] [--side 16384] [--reps 10] [--runs 7] [--json FILE]
+#include <cupp/cupp.hpp>
+#include <cupp/reductions.hpp>
+// cupp::cumsum lives in scans.hpp, new with the reductions: the cumsum case
+// is compiled when the headers declare it (has_cumsum below) and prints
+// SKIPPED otherwise.
+#if __has_include(<cupp/scans.hpp>)
+#include <cupp/scans.hpp>
+#endif
+
+#include <cmath>
+#include <cstdint>
+
+#include "bench_common.hpp"
+
+namespace {
+
+struct options {
+  int log2n = 28;
+  int side = 16384;  // the square matrix's side
+  int reps = 10;     // calls per timed loop
+  int runs = 7;      // timed loops; the median is reported
+  std::string json;
+};
+
+struct row {
+  std::string name;
+  double value;
+  std::string unit;
+  double ms;     // per call
+  double bytes;  // counted per call (0: a time, not a bandwidth)
+};
+
+// Median milliseconds per call of f over `runs` loops of `reps` calls.
+template <class F>
+double time_ms(const options& o, F&& f) {
+  cudaStream_t s = cupp::cuda::get_current_stream().handle();
+  for (int i = 0; i < 3; ++i) f();
+  BENCH_CHECK(cudaStreamSynchronize(s));
+  cudaEvent_t a, b;
+  BENCH_CHECK(cudaEventCreate(&a));
+  BENCH_CHECK(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = 0; r < o.runs; ++r) {
+    BENCH_CHECK(cudaEventRecord(a, s));
+    for (int i = 0; i < o.reps; ++i) f();
+    BENCH_CHECK(cudaEventRecord(b, s));
+    BENCH_CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms / o.reps);
+  }
+  BENCH_CHECK(cudaEventDestroy(a));
+  BENCH_CHECK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+cupp::ndarray<T> filled(cupp::shape_t shape, double v) {
+  cupp::ndarray<T> x = cupp::empty<T>(shape);
+  cupp::copyto(x, v);
+  return x;
+}
+
+// Each case is checked once: a wrong answer fails the run.
+void expect(const char* name, double got, double want, double rel = 1e-5) {
+  if (!(std::abs(got - want) <= rel * std::abs(want)))
+    throw std::runtime_error(std::string(name) + ": wrong result " + std::to_string(got) +
+                             ", expected " + std::to_string(want));
+}
+
+// cupp::cumsum found by argument-dependent lookup, so that this file compiles
+// whether or not the included headers declare it.
+template <class X>
+concept has_cumsum = requires(const X& x) {
+  cumsum(x);
+};
+
+template <class X, class Add>
+void cumsum_case(const options& o, const X& x, Add&& add) {
+  const cupp::index_t n = x.size();
+  if constexpr (has_cumsum<X>) {
+    decltype(cumsum(x)) z;
+    add("cumsum.f32", time_ms(o, [&] { z = cumsum(x); }), 2.0 * n * 4);
+    expect("cumsum.f32", z.item(999), 1000.0, 0);
+    expect("cumsum.f32", z.item(n - 1), static_cast<double>(n), 1e-3);
+  } else {
+    (void)o;
+    (void)add;
+    std::printf("%-24s SKIPPED: this build of cupp has no cumsum\n", "cumsum.f32");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  bench::command_line(argc, argv,
+                      {bench::value("--log2n", "K", o.log2n), bench::value("--side", "N", o.side),
+                       bench::value("--reps", "N", o.reps), bench::value("--runs", "N", o.runs),
+                       bench::value("--json", "FILE", o.json)});
+  return bench::run_on_gpu("bench_reduction", [&] {
+    const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
+    const cupp::index_t n = cupp::index_t{1} << o.log2n;
+    std::vector<row> rows;
+    double copy_gbs = 0;
+    auto add = [&](const std::string& name, double ms, double bytes) {
+      const double gbs = bytes > 0 ? bytes / (ms * 1e-3) / 1e9 : 0;
+      rows.push_back({name, bytes > 0 ? gbs : ms, bytes > 0 ? "GB/s" : "ms", ms, bytes});
+      std::printf("%-24s %10.4f ms", name.c_str(), ms);
+      if (bytes > 0) std::printf("  %8.1f GB/s", gbs);
+      if (bytes > 0 && copy_gbs > 0) std::printf("  %5.1f%% of copy", 100.0 * gbs / copy_gbs);
+      std::printf("\n");
+    };
+
+    {  // the copy bandwidth everything is compared against
+      auto x = filled<float>({n}, 1.0), y = filled<float>({n}, 2.0);
+      cudaStream_t s = cupp::cuda::get_current_stream().handle();
+      const double ms = time_ms(o, [&] {
+        BENCH_CHECK(cudaMemcpyAsync(y.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice, s));
+      });
+      add("copy.f32", ms, 2.0 * n * 4);
+      copy_gbs = rows.back().value;
+    }
+    {
+      auto x = filled<float>({n}, 1.0);
+      cupp::ndarray<float> z;
+      add("sum.f32", time_ms(o, [&] { z = cupp::sum(x); }), 1.0 * n * 4);
+      expect("sum.f32", z.item(), static_cast<double>(n));
+      // argmax: one larger element near the end.
+      const float big = 2.0f;
+      const cupp::index_t at = n - 1000;
+      BENCH_CHECK(cudaMemcpy(x.data() + at, &big, 4, cudaMemcpyHostToDevice));
+      cupp::ndarray<std::int64_t> i;
+      add("argmax.f32", time_ms(o, [&] { i = cupp::argmax(x); }), 1.0 * n * 4);
+      if (i.item() != at) throw std::runtime_error("argmax.f32: wrong result");
+    }
+    {
+      auto x = filled<float>({n}, 1.5), y = filled<float>({n}, 2.0);
+      cupp::ndarray<float> z;
+      add("sum_xy.f32", time_ms(o, [&] { z = cupp::sum(x * y); }), 2.0 * n * 4);
+      expect("sum_xy.f32", z.item(), 3.0 * n);
+    }
+    {
+      auto x = filled<float>({n}, 1.0);
+      cumsum_case(o, x, add);
+    }
+    {
+      const cupp::index_t m = o.side;
+      auto x = filled<float>({m, m}, 1.0);
+      cupp::ndarray<float> z;
+      for (int axis : {0, 1}) {
+        const std::string name =
+            "sum_axis" + std::to_string(axis) + "." + std::to_string(m) + "x" + std::to_string(m);
+        add(name, time_ms(o, [&] { z = cupp::sum(x, axis); }), 4.0 * m * m);
+        expect(name.c_str(), z.item(0), static_cast<double>(m));
+        expect(name.c_str(), z.item(m - 1), static_cast<double>(m));
+      }
+    }
+    {
+      // 32 MB fits in the H100's 50 MB L2: the calls cycle through copies
+      // that together span four times the L2, so each reads memory.
+      options more = o;  // short calls: more of them per timed loop
+      more.reps = o.reps * 10;
+      const cupp::index_t shapes[][2] = {{1000000, 8}, {8, 1000000}};
+      for (const auto& shape : shapes) {
+        const cupp::index_t r = shape[0], c = shape[1];
+        const double bytes = 4.0 * r * c;
+        const int copies =
+            std::max(1, static_cast<int>(std::ceil(4.0 * props.l2CacheSize / bytes)));
+        std::vector<cupp::ndarray<float>> xs;
+        for (int i = 0; i < copies; ++i) xs.push_back(filled<float>({r, c}, 1.0));
+        cupp::ndarray<float> z;
+        for (int axis : {1, 0}) {
+          const std::string name =
+              "sum_axis" + std::to_string(axis) + "." + std::to_string(r) + "x" + std::to_string(c);
+          std::size_t k = 0;
+          add(name, time_ms(more, [&] { z = cupp::sum(xs[k++ % xs.size()], axis); }), bytes);
+          const double want = static_cast<double>(axis == 0 ? r : c);
+          expect(name.c_str(), z.item(0), want);
+          expect(name.c_str(), z.item(z.size() - 1), want);
+        }
+      }
+    }
+    {
+      auto x = filled<float>({1000}, 1.0);
+      cupp::ndarray<float> z;
+      options many = o;
+      many.reps = 1000;
+      const double gpu_us = time_ms(many, [&] { z = cupp::sum(x); }) * 1e3;
+      rows.push_back({"sum_small.gpu_us", gpu_us, "us", gpu_us * 1e-3, 0});
+      std::printf("%-24s %10.3f us per call (GPU, loops of %d calls)\n", "sum_small.gpu_us", gpu_us,
+                  many.reps);
+      // Host time: calls issued back to back, fewer than the launch queue holds.
+      std::vector<double> t;
+      for (int r = 0; r < o.runs; ++r) {
+        cupp::cuda::get_current_stream().synchronize();
+        const auto t0 = bench::clock_type::now();
+        for (int i = 0; i < 200; ++i) z = cupp::sum(x);
+        t.push_back(bench::seconds_since(t0) / 200 * 1e6);
+      }
+      std::sort(t.begin(), t.end());
+      rows.push_back({"sum_small.host_us", t[t.size() / 2], "us", 0, 0});
+      std::printf("%-24s %10.3f us per call (host)\n", "sum_small.host_us", t[t.size() / 2]);
+      cupp::cuda::get_current_stream().synchronize();
+      expect("sum_small", z.item(), 1000.0, 0);
+    }
+    if (!o.json.empty())
+      bench::write_json(o.json, "reduction", props.name, [&](std::ostream& f) {
+        f << ",\n  \"copy_gbs\": " << copy_gbs << ",\n  \"results\": [";
+        for (std::size_t i = 0; i < rows.size(); ++i)
+          f << (i ? ",\n" : "\n") << "    {\"case\": \"" << rows[i].name
+            << "\", \"value\": " << rows[i].value << ", \"unit\": \"" << rows[i].unit
+            << "\", \"ms\": " << rows[i].ms << ", \"bytes\": " << rows[i].bytes << "}";
+        f << "\n  ]";
+      });
+  });
+}

@@ -1,0 +1,162 @@
+// The reduction kernels' modes and splits (inner teams of 1 to 32 lanes,
+// whole blocks, blocks split over long results; outer chunks with rows
+// split between blocks; layouts that need materialising) against a plain
+// float64 loop over the same elements. Built for host arrays and for
+// device arrays (CUPP_TEST_DEVICE).
+#include <cupp/creation.hpp>
+#include <cupp/reductions.hpp>
+#include <cupp/ufunc.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "cupp_test.hpp"
+
+using cupp::index_t;
+
+#if CUPP_TEST_DEVICE
+using space = cupp::device_space;
+#else
+using space = cupp::host_space;
+#endif
+
+namespace {
+
+template <class T>
+cupp::ndarray<T, space> on_space(const cupp::host::ndarray<T>& h) {
+  if constexpr (std::is_same_v<space, cupp::device_space>)
+    return cupp::asarray(h);
+  else
+    return h;
+}
+template <class T>
+cupp::host::ndarray<T> to_host(const cupp::ndarray<T, space>& a) {
+  if constexpr (std::is_same_v<space, cupp::device_space>)
+    return a.get();
+  else
+    return a;
+}
+
+// Values that make float sums exact (small integers) and argmax unique.
+double value_at(index_t i) {
+  return static_cast<double>((i * 7919) % 1013) - 506.0;
+}
+
+// Reference: reduces `h` (a C array) over the axes in mask, in float64.
+struct reference {
+  std::vector<double> sum, max;
+  std::vector<index_t> argmax;
+};
+reference reduce_ref(const cupp::host::ndarray<float>& h, std::uint64_t mask) {
+  const auto& s = h.shape();
+  const int nd = s.size();
+  index_t outputs = 1;
+  for (int i = 0; i < nd; ++i)
+    if (!(mask >> i & 1)) outputs *= s[i];
+  reference r{std::vector<double>(outputs, 0.0), std::vector<double>(outputs, -INFINITY),
+              std::vector<index_t>(outputs, -1)};
+  std::vector<index_t> c(nd, 0);
+  for (index_t flat = 0; flat < h.size(); ++flat) {
+    index_t o = 0, pos = 0;
+    for (int i = 0; i < nd; ++i) {
+      if (!(mask >> i & 1))
+        o = o * s[i] + c[i];
+      else
+        pos = pos * s[i] + c[i];
+    }
+    const double v = h.data()[flat];
+    r.sum[o] += v;
+    if (v > r.max[o]) {
+      r.max[o] = v;
+      r.argmax[o] = pos;
+    }
+    for (int i = nd - 1; i >= 0; --i) {
+      if (++c[i] < s[i]) break;
+      c[i] = 0;
+    }
+  }
+  return r;
+}
+
+void check_case(const cupp::shape_t& shape, std::initializer_list<int> axes, bool fortran) {
+  auto h = cupp::host::empty<float>(shape);
+  for (index_t i = 0; i < h.size(); ++i) h.data()[i] = static_cast<float>(value_at(i));
+  std::uint64_t mask = 0;
+  for (int a : axes) mask |= std::uint64_t{1} << a;
+  const reference ref = reduce_ref(h, mask);
+  cupp::axis_arg axis(axes);
+  auto x = on_space(h);
+  if (fortran) {
+    auto f = cupp::host::empty<float>(shape, cupp::order::F);
+    cupp::copyto(f, h);
+    x = on_space(f);
+  }
+  const auto s = to_host(cupp::sum(x * 1.0f, axis)).to_vector();
+  const auto m = to_host(cupp::max(x, axis)).to_vector();
+  BOOST_TEST_REQUIRE(s.size() == ref.sum.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    BOOST_TEST(static_cast<double>(s[i]) == ref.sum[i]);
+    BOOST_TEST(static_cast<double>(m[i]) == ref.max[i]);
+  }
+  if (axes.size() == 1 || axes.size() == static_cast<std::size_t>(shape.size())) {
+    const cupp::axis_arg one = axes.size() == 1 ? cupp::axis_arg(*axes.begin()) : cupp::axis_arg();
+    const auto am = to_host(cupp::argmax(x, one)).to_vector();
+    for (std::size_t i = 0; i < am.size(); ++i) BOOST_TEST(am[i] == ref.argmax[i]);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(reduction_modes)
+
+BOOST_AUTO_TEST_CASE(inner_and_outer_shapes) {
+  for (bool f : {false, true}) {
+    check_case({1000, 8}, {1}, f);
+    check_case({1000, 8}, {0}, f);
+    check_case({8, 1000}, {1}, f);
+    check_case({8, 1000}, {0}, f);
+    check_case({3, 70000}, {1}, f);
+    check_case({70000, 3}, {0}, f);
+    check_case({257, 263}, {0}, f);
+    check_case({257, 263}, {1}, f);
+    check_case({257, 263}, {0, 1}, f);
+    check_case({5, 6, 7}, {0, 2}, f);
+    check_case({5, 6, 7}, {1}, f);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(long_full_reduction) {
+  check_case({1 << 20}, {0}, false);
+  check_case({999983}, {0}, false);
+}
+
+BOOST_AUTO_TEST_CASE(alternating_axes_need_materialising) {
+  check_case({2, 3, 2, 3, 2, 3, 2, 3}, {0, 2, 4, 6}, false);
+  check_case({2, 3, 2, 3, 2, 3, 2, 3}, {1, 3, 5, 7}, true);
+}
+
+BOOST_AUTO_TEST_CASE(cumsum_lines) {
+  auto h = cupp::host::empty<float>({37, 1001});
+  for (index_t i = 0; i < h.size(); ++i) h.data()[i] = static_cast<float>(value_at(i));
+  const auto x = on_space(h);
+  for (int axis : {0, 1}) {
+    const auto c = to_host(cupp::cumsum(x, axis));
+    for (index_t i = 0; i < 37; ++i)
+      for (index_t j = 0; j < 1001; ++j) {
+        double acc = 0;
+        if (axis == 1)
+          for (index_t k = 0; k <= j; ++k) acc += h.at(i, k);
+        else
+          for (index_t k = 0; k <= i; ++k) acc += h.at(k, j);
+        BOOST_TEST_REQUIRE(static_cast<double>(c.at(i, j)) == acc);
+      }
+  }
+  const auto flat = to_host(cupp::cumsum(x * 2)).to_vector();
+  double acc = 0;
+  for (index_t i = 0; i < h.size(); ++i) {
+    acc += 2 * h.data()[i];
+    BOOST_TEST_REQUIRE(static_cast<double>(flat[i]) == acc);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
