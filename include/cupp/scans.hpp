@@ -70,6 +70,19 @@ void scan_into(const E& e, const int* perm, const ndarray<Res, S>& dst, index_t 
     scan_into<Acc, Product, SkipNan>(array_leaf<V, S>{tmp}, ident, dst, n, length);
     return;
   }
+  if constexpr (std::is_same_v<S, device_space> && !SkipNan && requires { e.a.data(); }) {
+    // A dense array: CUB reads it through a plain pointer (vector loads).
+    using V = typename E::value_type;
+    if (m == 1 && merged[1][0] == static_cast<index_t>(sizeof(V))) {
+      check_current_device(dst.device_id());
+      check_current_device(e.a.device_id());
+#if defined(__CUDACC__)
+      device_scan(static_cast<const V*>(e.a.data()), dst.data(), scan_op<Acc, Product>{}, n, length,
+                  cuda::detail::current_stream_impl(dst.device_id())->handle);
+#endif
+      return;
+    }
+  }
   merged[0] = strides_t::filled(m, 0);
   lower_ctx L{merged, m, m, nullptr, 1};
   using Ev = decltype(e.template lower<typename E::value_type, 1>(L));

@@ -83,9 +83,10 @@ struct reduce_grid {
 };
 
 // c[k] for lo <= k < hi from a linear index (dimension lo fastest).
+template <int ND = kernel_dims>
 CUPP_HD inline void decode_dims(const reduce_grid& g, index_t v, int lo, int hi, index_t* c) {
 #pragma unroll
-  for (int k = 1; k < kernel_dims; ++k) {
+  for (int k = 1; k < ND; ++k) {
     if (k >= lo && k < hi) {
       if (k + 1 < hi) {
         const index_t q = static_cast<index_t>(g.div[k].div64(static_cast<std::uint64_t>(v)));
@@ -99,6 +100,7 @@ CUPP_HD inline void decode_dims(const reduce_grid& g, index_t v, int lo, int hi,
 }
 
 // Inner mode: chunk w of a result's work.
+template <int ND>
 CUPP_HD inline void inner_work_coords(const reduce_grid& g, index_t w, index_t* c) {
   index_t r = 0;
   if (g.nd > g.kept_dims + 1) {
@@ -106,7 +108,7 @@ CUPP_HD inline void inner_work_coords(const reduce_grid& g, index_t w, index_t* 
     w -= r * g.chunks0;
   }
   c[0] = w;
-  decode_dims(g, r, g.kept_dims + 1, g.nd, c);
+  decode_dims<ND>(g, r, g.kept_dims + 1, g.nd, c);
 }
 
 // The linear index of a result from its kept coordinates and back.
@@ -148,7 +150,8 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
       red_other *= p.shape[k];
   }
   g.results = p.outputs;
-  const index_t slots = static_cast<index_t>(std::max(sms, 1)) * CUPP_REDUCE_MIN_BLOCKS * 2;
+  const index_t slots =
+      static_cast<index_t>(std::max(sms, 1)) * CUPP_REDUCE_MIN_BLOCKS * (p.nd <= 2 ? 3 : 2);
   if (g.inner) {
     g.teams = kept_other;
     g.work = g.chunks0 * red_other;
@@ -220,7 +223,7 @@ __device__ inline void accumulate_chunk(const E& e, const Red& red, typename Red
 
 // Inner mode: chunks t, t + step, ... < end of one result, four loads in
 // flight per lane. c holds the result's kept coordinates.
-template <int N, class Red, class E, class P>
+template <int N, int ND, class Red, class E, class P>
 __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red,
                                         typename Red::acc_type& acc, const reduce_grid& g,
                                         index_t* c, index_t t, index_t end, index_t step) {
@@ -231,27 +234,27 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
     index_t p0[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) {
-      inner_work_coords(g, t + u * step, c);
+      inner_work_coords<ND>(g, t + u * step, c);
       c[0] *= N;
       count[u] = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-      p0[u] = Red::needs_index ? pos.at(c, g.nd) : 0;
-      e.load(r[u], c, g.nd, count[u]);
+      p0[u] = Red::needs_index ? pos.at(c, ND) : 0;
+      e.load(r[u], c, ND, count[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u) accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
   }
   for (; t < end; t += step) {
-    inner_work_coords(g, t, c);
+    inner_work_coords<ND>(g, t, c);
     c[0] *= N;
     const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-    const index_t p0 = Red::needs_index ? pos.at(c, g.nd) : 0;
+    const index_t p0 = Red::needs_index ? pos.at(c, ND) : 0;
     typename E::regs r;
-    e.load(r, c, g.nd, count);
+    e.load(r, c, ND, count);
     accumulate_chunk<N>(e, red, acc, r, p0, pos.st[0], count);
   }
 }
 
-template <int N, class Red, class E, class P, class Out>
+template <int N, int ND, class Red, class E, class P, class Out>
 __device__ inline void inner_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
@@ -269,11 +272,11 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
       const index_t o = first + round * step;
       const bool valid = o < g.teams;
       index_t c[kernel_dims] = {};
-      decode_dims(g, valid ? o : 0, 1, g.kept_dims + 1, c);
+      decode_dims<ND>(g, valid ? o : 0, 1, g.kept_dims + 1, c);
       A acc = red.identity();
-      if (valid) inner_accumulate<N>(e, pos, red, acc, g, c, lane, g.work, team);
+      if (valid) inner_accumulate<N, ND>(e, pos, red, acc, g, c, lane, g.work, team);
       for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
-      if (valid && lane == 0) w.write(acc, c, g.nd);
+      if (valid && lane == 0) w.write(acc, c, ND);
     }
     return;
   }
@@ -283,13 +286,13 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
   const index_t end = begin + g.seg_len < g.work ? begin + g.seg_len : g.work;
   for (index_t o = blockIdx.x; o < g.teams; o += gridDim.x) {
     index_t c[kernel_dims] = {};
-    decode_dims(g, o, 1, g.kept_dims + 1, c);
+    decode_dims<ND>(g, o, 1, g.kept_dims + 1, c);
     A acc = red.identity();
-    inner_accumulate<N>(e, pos, red, acc, g, c, begin + threadIdx.x, end, reduce_threads);
+    inner_accumulate<N, ND>(e, pos, red, acc, g, c, begin + threadIdx.x, end, reduce_threads);
     acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
     if (threadIdx.x == 0) {
       if (g.segments == 1)
-        w.write(acc, c, g.nd);
+        w.write(acc, c, ND);
       else
         partial[static_cast<index_t>(blockIdx.y) * g.results + o] = acc;
     }
@@ -297,7 +300,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
   }
 }
 
-template <int N, class Red, class E, class P, class Out>
+template <int N, int ND, class Red, class E, class P, class Out>
 __device__ inline void outer_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
@@ -313,7 +316,7 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
     const index_t o2 = b / g.col_groups;
     const index_t x = (b - o2 * g.col_groups) * g.tx + lx;
     index_t c[kernel_dims] = {};
-    decode_dims(g, o2, 1, g.kept_dims + 1, c);
+    decode_dims<ND>(g, o2, 1, g.kept_dims + 1, c);
     const bool valid = x < g.chunks0;
     c[0] = x * N;
     const int count = valid ? static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N) : 0;
@@ -328,9 +331,9 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
         index_t p0[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          decode_dims(g, t + u * step, g.kept_dims + 1, g.nd, c);
-          p0[u] = Red::needs_index ? pos.at(c, g.nd) : 0;
-          e.load(r[u], c, g.nd, count);
+          decode_dims<ND>(g, t + u * step, g.kept_dims + 1, g.nd, c);
+          p0[u] = Red::needs_index ? pos.at(c, ND) : 0;
+          e.load(r[u], c, ND, count);
         }
 #pragma unroll
         for (int u = 0; u < U; ++u)
@@ -339,10 +342,10 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
             if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), p0[u]));
       }
       for (; t < end; t += step) {
-        decode_dims(g, t, g.kept_dims + 1, g.nd, c);
+        decode_dims<ND>(g, t, g.kept_dims + 1, g.nd, c);
         typename E::regs r;
-        e.load(r, c, g.nd, count);
-        const index_t p0 = Red::needs_index ? pos.at(c, g.nd) : 0;
+        e.load(r, c, ND, count);
+        const index_t p0 = Red::needs_index ? pos.at(c, ND) : 0;
 #pragma unroll
         for (int j = 0; j < N; ++j)
           if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r, j), p0));
@@ -371,7 +374,7 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
         for (int k = 0; k < kernel_dims; ++k) cj[k] = c[k];
         cj[0] = c[0] + j;
         if (g.segments == 1)
-          w.write(acc[j], cj, g.nd);
+          w.write(acc[j], cj, ND);
         else
           partial[static_cast<index_t>(blockIdx.y) * g.results + result_index(g, cj)] = acc[j];
       }
@@ -379,30 +382,46 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
   }
 }
 
-// Two kernels, so that each mode gets its own register allocation.
-template <int N, class Red, class E, class P, class Out>
-__global__ void __launch_bounds__(reduce_threads, CUPP_REDUCE_MIN_BLOCKS)
+// Kernels of their own per mode, so that each gets its own register
+// allocation, and per number of dimensions: with ND = 2 (every 1-d and 2-d
+// problem after merging) the coordinate code shrinks to one axis, which
+// leaves the registers for four blocks per SM.
+template <int ND>
+inline constexpr int reduce_min_blocks =
+    ND <= 2 ? CUPP_REDUCE_MIN_BLOCKS + 1 : CUPP_REDUCE_MIN_BLOCKS;
+
+template <int N, int ND, class Red, class E, class P, class Out>
+__global__ void __launch_bounds__(reduce_threads, reduce_min_blocks<ND>)
     reduce_inner_kernel(const __grid_constant__ E e, const __grid_constant__ P pos,
                         const __grid_constant__ result_writer<Red, Out> w,
                         typename Red::acc_type* partial, const __grid_constant__ reduce_grid g) {
-  inner_reduce<N>(e, pos, w, partial, g);
+  inner_reduce<N, ND>(e, pos, w, partial, g);
 }
-template <int N, class Red, class E, class P, class Out>
-__global__ void __launch_bounds__(reduce_threads, CUPP_REDUCE_MIN_BLOCKS)
+template <int N, int ND, class Red, class E, class P, class Out>
+__global__ void __launch_bounds__(reduce_threads, reduce_min_blocks<ND>)
     reduce_outer_kernel(const __grid_constant__ E e, const __grid_constant__ P pos,
                         const __grid_constant__ result_writer<Red, Out> w,
                         typename Red::acc_type* partial, const __grid_constant__ reduce_grid g) {
-  outer_reduce<N>(e, pos, w, partial, g);
+  outer_reduce<N, ND>(e, pos, w, partial, g);
 }
 
 template <int N, class Red, class E, class P, class Out>
 void launch_reduce_pass(const dim3& grid, const E& e, const P& pos,
                         const result_writer<Red, Out>& w, typename Red::acc_type* partial,
                         const reduce_grid& g, cudaStream_t stream) {
-  if (g.inner)
-    reduce_inner_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
-  else
-    reduce_outer_kernel<N><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+  if (g.nd <= 2) {
+    if (g.inner)
+      reduce_inner_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+    else
+      reduce_outer_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+  } else {
+    if (g.inner)
+      reduce_inner_kernel<N, kernel_dims>
+          <<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+    else
+      reduce_outer_kernel<N, kernel_dims>
+          <<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+  }
   cuda::check_last_launch("reduction kernel");
 }
 
