@@ -347,34 +347,12 @@ class expression_base {
   template <class U>
   auto astype() const;
 
-  // Reductions and scans as methods (ndarray.sum(axis, ...) ...), with the
-  // free functions' arguments; defined in <cupp/reductions.hpp>.
-#define CUPP_REDUCTION_METHOD(NAME)                                                  \
-  template <class Dt = void, class... Opt>                                           \
-  requires(detail::is_reduce_option_v<Opt> && ...) auto NAME(const Opt&... o) const; \
-  template <class Dt = void, class... Opt>                                           \
-  auto NAME(axis_arg axis, const Opt&... o) const;
-  CUPP_REDUCTION_METHOD(sum)
-  CUPP_REDUCTION_METHOD(prod)
-  CUPP_REDUCTION_METHOD(mean)
-  CUPP_REDUCTION_METHOD(var)
-  CUPP_REDUCTION_METHOD(std)
-  CUPP_REDUCTION_METHOD(min)
-  CUPP_REDUCTION_METHOD(max)
-  CUPP_REDUCTION_METHOD(argmin)
-  CUPP_REDUCTION_METHOD(argmax)
-  CUPP_REDUCTION_METHOD(all)
-  CUPP_REDUCTION_METHOD(any)
-#undef CUPP_REDUCTION_METHOD
-  template <class Dt = void>
-  auto cumsum(axis_arg axis = {}) const;
-  template <class Dt = void>
-  auto cumprod(axis_arg axis = {}) const;
+  // Reductions and scans as methods (x.sum(axis, ...)), defined in
+  // <cupp/reductions.hpp>.
+  CUPP_REDUCTION_METHODS
 
  private:
-  const D& self() const {
-    return static_cast<const D&>(*this);
-  }
+  const D& self() const { return static_cast<const D&>(*this); }
 };
 
 // A ufunc applied to operands: the node of an expression tree.

@@ -208,29 +208,9 @@ class ndarray {
     return *this = detail::evaluate_as<T, Space>(e);
   }
 
-  // Reductions and scans as methods (ndarray.sum(axis, ...) ...), with the
-  // free functions' arguments; defined in <cupp/reductions.hpp>.
-#define CUPP_REDUCTION_METHOD(NAME)                                                  \
-  template <class Dt = void, class... Opt>                                           \
-  requires(detail::is_reduce_option_v<Opt> && ...) auto NAME(const Opt&... o) const; \
-  template <class Dt = void, class... Opt>                                           \
-  auto NAME(axis_arg axis, const Opt&... o) const;
-  CUPP_REDUCTION_METHOD(sum)
-  CUPP_REDUCTION_METHOD(prod)
-  CUPP_REDUCTION_METHOD(mean)
-  CUPP_REDUCTION_METHOD(var)
-  CUPP_REDUCTION_METHOD(std)
-  CUPP_REDUCTION_METHOD(min)
-  CUPP_REDUCTION_METHOD(max)
-  CUPP_REDUCTION_METHOD(argmin)
-  CUPP_REDUCTION_METHOD(argmax)
-  CUPP_REDUCTION_METHOD(all)
-  CUPP_REDUCTION_METHOD(any)
-#undef CUPP_REDUCTION_METHOD
-  template <class Dt = void>
-  auto cumsum(axis_arg axis = {}) const;
-  template <class Dt = void>
-  auto cumprod(axis_arg axis = {}) const;
+  // Reductions and scans as methods (x.sum(axis, ...)), defined in
+  // <cupp/reductions.hpp>.
+  CUPP_REDUCTION_METHODS
 
   // A copy cast to dtype U (ndarray.astype; see numpy-differences.md for
   // the float-to-integer rule).
@@ -262,43 +242,19 @@ class ndarray {
 
   // --- NumPy's attributes ----------------------------------------------------
 
-  T* data() const noexcept {
-    return data_;
-  }
-  const shape_t& shape() const noexcept {
-    return shape_;
-  }
-  const strides_t& strides() const noexcept {
-    return strides_;
-  }
-  int ndim() const noexcept {
-    return shape_.size();
-  }
-  index_t size() const noexcept {
-    return detail::size_of(shape_);
-  }
-  index_t nbytes() const noexcept {
-    return size() * itemsize();
-  }
-  static constexpr index_t itemsize() noexcept {
-    return static_cast<index_t>(sizeof(T));
-  }
-  static constexpr cupp::dtype dtype() noexcept {
-    return dtype_of<T>();
-  }
-  const array_flags& flags() const noexcept {
-    return flags_;
-  }
-  bool is_c_contiguous() const noexcept {
-    return flags_.c_contiguous;
-  }
-  bool is_f_contiguous() const noexcept {
-    return flags_.f_contiguous;
-  }
+  T* data() const noexcept { return data_; }
+  const shape_t& shape() const noexcept { return shape_; }
+  const strides_t& strides() const noexcept { return strides_; }
+  int ndim() const noexcept { return shape_.size(); }
+  index_t size() const noexcept { return detail::size_of(shape_); }
+  index_t nbytes() const noexcept { return size() * itemsize(); }
+  static constexpr index_t itemsize() noexcept { return static_cast<index_t>(sizeof(T)); }
+  static constexpr cupp::dtype dtype() noexcept { return dtype_of<T>(); }
+  const array_flags& flags() const noexcept { return flags_; }
+  bool is_c_contiguous() const noexcept { return flags_.c_contiguous; }
+  bool is_f_contiguous() const noexcept { return flags_.f_contiguous; }
   // The owner of the memory (empty for unowned memory and empty arrays).
-  const cuda::memory_ptr& memory() const noexcept {
-    return mem_;
-  }
+  const cuda::memory_ptr& memory() const noexcept { return mem_; }
 
   // The device holding the data (device arrays), or "cpu" (host arrays).
   auto device() const {
@@ -307,14 +263,10 @@ class ndarray {
     else
       return std::string_view("cpu");
   }
-  int device_id() const noexcept {
-    return device_;
-  }
+  int device_id() const noexcept { return device_; }
 
   // A new handle to the same memory (numpy.ndarray.view()).
-  ndarray view() const {
-    return *this;
-  }
+  ndarray view() const { return *this; }
 
   // A copy in new memory, laid out in order `o` (C by default; A and K keep
   // an F-contiguous layout). Device copies run on this array's device.

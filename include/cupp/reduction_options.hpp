@@ -12,6 +12,30 @@
 #include <cupp/config.hpp>
 #include <cupp/errors.hpp>
 
+// The reduction and scan methods ndarray and expressions declare, with the
+// free functions' arguments (x.sum(1) is cupp::sum(x, 1)).
+#define CUPP_REDUCTION_METHOD_DECL(NAME)                                             \
+  template <class Dt = void, class... Opt>                                           \
+  requires(detail::is_reduce_option_v<Opt> && ...) auto NAME(const Opt&... o) const; \
+  template <class Dt = void, class... Opt>                                           \
+  auto NAME(axis_arg axis, const Opt&... o) const;
+#define CUPP_REDUCTION_METHODS           \
+  CUPP_REDUCTION_METHOD_DECL(sum)        \
+  CUPP_REDUCTION_METHOD_DECL(prod)       \
+  CUPP_REDUCTION_METHOD_DECL(mean)       \
+  CUPP_REDUCTION_METHOD_DECL(var)        \
+  CUPP_REDUCTION_METHOD_DECL(std)        \
+  CUPP_REDUCTION_METHOD_DECL(min)        \
+  CUPP_REDUCTION_METHOD_DECL(max)        \
+  CUPP_REDUCTION_METHOD_DECL(argmin)     \
+  CUPP_REDUCTION_METHOD_DECL(argmax)     \
+  CUPP_REDUCTION_METHOD_DECL(all)        \
+  CUPP_REDUCTION_METHOD_DECL(any)        \
+  template <class Dt = void>             \
+  auto cumsum(axis_arg axis = {}) const; \
+  template <class Dt = void>             \
+  auto cumprod(axis_arg axis = {}) const;
+
 namespace cupp {
 
 // No axis: reduce over every axis (axis=None).
