@@ -136,32 +136,37 @@ void run_compare(const std::string& func) {
 
 BOOST_AUTO_TEST_SUITE(reduction_options)
 
+// (The device build compiles the first half: each is a kernel of its own.)
 BOOST_AUTO_TEST_CASE(dtype) {
   run_dtype<sum_fn, std::int8_t, std::int8_t>();
   run_dtype<sum_fn, std::int8_t, double>();
   run_dtype<sum_fn, __half, float>();
-  run_dtype<sum_fn, float, double>();
-  run_dtype<sum_fn, bool, std::int32_t>();
-  run_dtype<sum_fn, std::uint8_t, std::uint8_t>();
-  run_dtype<sum_fn, std::int32_t, c128>();
   run_dtype<prod_fn, std::int16_t, std::int16_t>();
-  run_dtype<nansum_fn, float, double>();
   run_dtype<mean_fn, std::int32_t, float>();
-  run_dtype<mean_fn, __half, double>();
   run_dtype<var_fn, float, double>();
-  run_dtype<std_fn, std::int16_t, float>();
-  run_dtype<cumsum_fn, std::int8_t, std::int8_t>();
   run_dtype<cumsum_fn, std::int32_t, double>();
-  run_dtype<cumprod_fn, std::uint8_t, std::uint64_t>();
+  if constexpr (!on_device) {
+    run_dtype<sum_fn, float, double>();
+    run_dtype<sum_fn, bool, std::int32_t>();
+    run_dtype<sum_fn, std::uint8_t, std::uint8_t>();
+    run_dtype<sum_fn, std::int32_t, c128>();
+    run_dtype<nansum_fn, float, double>();
+    run_dtype<mean_fn, __half, double>();
+    run_dtype<std_fn, std::int16_t, float>();
+    run_dtype<cumsum_fn, std::int8_t, std::int8_t>();
+    run_dtype<cumprod_fn, std::uint8_t, std::uint64_t>();
+  }
 }
 
 // NumPy computes in the out= array's dtype.
 BOOST_AUTO_TEST_CASE(out_of_another_dtype) {
   run_out<sum_fn, std::int8_t, std::int16_t>();
-  run_out<sum_fn, float, double>();
-  run_out<max_fn, std::int8_t, std::int32_t>();
   run_out<mean_fn, std::int32_t, float>();
-  run_out<sum_fn, std::uint8_t, std::int8_t>();
+  if constexpr (!on_device) {
+    run_out<sum_fn, float, double>();
+    run_out<max_fn, std::int8_t, std::int32_t>();
+    run_out<sum_fn, std::uint8_t, std::int8_t>();
+  }
 }
 
 BOOST_AUTO_TEST_CASE(out_of_the_wrong_shape) {
@@ -205,7 +210,7 @@ BOOST_AUTO_TEST_CASE(user_reductions) {
 BOOST_AUTO_TEST_CASE(comparisons) {
   for (const char* func : {"allclose", "array_equal", "array_equiv"}) {
     run_compare<double>(func);
-    run_compare<float>(func);
+    if constexpr (!on_device) run_compare<float>(func);
   }
 }
 

@@ -82,17 +82,17 @@ void run_average() {
 BOOST_AUTO_TEST_SUITE(reduction_stats)
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(mean, T, cupp_test::dtype_list) {
-  run_main<mean_fn, T>();
+  if constexpr (device_dtype_v<T>) run_main<mean_fn, T>();
 }
 BOOST_AUTO_TEST_CASE_TEMPLATE(nanmean, T, cupp_test::dtype_list) {
   if constexpr (device_nan_dtype_v<T>) run_main<nanmean_fn, T>();
 }
 BOOST_AUTO_TEST_CASE_TEMPLATE(var, T, cupp_test::dtype_list) {
-  run_main<var_fn, T>();
+  if constexpr (device_dtype_v<T>) run_main<var_fn, T>();
 }
 // (A test case named std would hide namespace std inside Boost's macros.)
 BOOST_AUTO_TEST_CASE_TEMPLATE(std_, T, cupp_test::dtype_list) {
-  run_main<std_fn, T>();
+  if constexpr (device_dtype_v<T>) run_main<std_fn, T>();
 }
 BOOST_AUTO_TEST_CASE_TEMPLATE(nanvar, T, cupp_test::dtype_list) {
   if constexpr (device_nan_dtype_v<T>) run_main<nanvar_fn, T>();
@@ -102,14 +102,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nanstd, T, cupp_test::dtype_list) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(out, T, cupp_test::dtype_list) {
-  run_out<mean_fn, T, default_result_t<mean_fn, T>>();
-  run_out<var_fn, T, default_result_t<var_fn, T>>();
+  if constexpr (device_dtype_v<T>) run_out<mean_fn, T, default_result_t<mean_fn, T>>();
+  if constexpr (device_dtype_v<T>) run_out<var_fn, T, default_result_t<var_fn, T>>();
 }
 
 using average_types = std::tuple<std::int32_t, __half, float, double, cuda::std::complex<double>>;
 BOOST_AUTO_TEST_CASE_TEMPLATE(average, T, average_types) {
-  if constexpr (!on_device || one_of_v<T, std::int32_t, float, cuda::std::complex<double>>)
-    run_average<T>();
+  if constexpr (!on_device || one_of_v<T, std::int32_t, float>) run_average<T>();
 }
 
 BOOST_AUTO_TEST_CASE(methods) {

@@ -252,17 +252,33 @@ auto variance(const E& e, const Args& a) {
   } else {
     reduce_into(red::mean_op<M>{}, e, m, mu);
   }
-  const auto dev = make_ufunc(ops::squared_deviation<M>{}, e, mu);
   auto out = result_array<Res, S>(a, e.shape(), m);
-  if constexpr (Nan || Args::has_where) {
-    red::counted_mean_op<R, Nan> op;
+  if constexpr (Nan) {
+    // Masked by the input's NaN (and where=), not by the deviation's.
+    red::counted_mean_op<R, false> op;
     op.ddof = a.ddof;
     op.root = Root;
+    // (For integers NumPy's nanvar is var, which divides by zero instead.)
+    op.nan_without_dof = is_inexact_v<T>;
+    const auto dev = make_ufunc(ops::squared_deviation<M>{}, e, mu);
+    const auto taken = make_ufunc(ops::not_nan{}, e);
+    // (The mean's pass has checked the where= mask's shape.)
     if constexpr (Args::has_where)
-      reduce_into(red::masked_op<red::counted_mean_op<R, Nan>>{op}, with_where(a, dev), m, out);
+      reduce_into(
+          red::masked_op<red::counted_mean_op<R, false>>{op},
+          make_ufunc(ops::with_mask{}, dev, make_ufunc(ops::logical_and{}, taken, a.where())), m,
+          out);
     else
-      reduce_into(op, dev, m, out);
+      reduce_into(red::masked_op<red::counted_mean_op<R, false>>{op},
+                  make_ufunc(ops::with_mask{}, dev, taken), m, out);
+  } else if constexpr (Args::has_where) {
+    red::counted_mean_op<R, false> op;
+    op.ddof = a.ddof;
+    op.root = Root;
+    reduce_into(red::masked_op<red::counted_mean_op<R, false>>{op},
+                with_where(a, make_ufunc(ops::squared_deviation<M>{}, e, mu)), m, out);
   } else {
+    const auto dev = make_ufunc(ops::squared_deviation<M>{}, e, mu);
     red::mean_op<R> op;
     op.ddof = a.ddof;
     op.root = Root;

@@ -252,7 +252,8 @@ struct count_op {
 };
 
 // The sum divided by n - ddof (mean, and var of squared deviations), with
-// the square root taken for std.
+// the square root taken for std. As NumPy's, the divisor is never negative:
+// with ddof >= n var divides by zero (inf, or NaN for a zero sum).
 template <class A>
 struct mean_op : sum_op<A> {
   double ddof = 0;
@@ -263,6 +264,7 @@ struct mean_op : sum_op<A> {
   }
   CUPP_HD static A divide(const A& a, double d, bool root) {
     using R = real_of_t<A>;
+    if (d < 0) d = 0;
     A r;
     if constexpr (is_complex_v<A>)
       r = A(a.real() / R(d), a.imag() / R(d));
@@ -287,6 +289,9 @@ struct counted_mean_op {
   static constexpr bool needs_index = false;
   double ddof = 0;
   bool root = false;
+  // nanvar and nanstd: NaN where no degree of freedom is left (NumPy's
+  // nanvar, where plain var divides by zero).
+  bool nan_without_dof = false;
   CUPP_HD acc_type identity() const { return {convert<A>(0), 0}; }
   template <class V>
   CUPP_HD acc_type map(const V& v, index_t) const {
@@ -299,7 +304,10 @@ struct counted_mean_op {
   }
   template <class Out>
   CUPP_HD Out finish(const acc_type& a, index_t) const {
-    return convert<Out>(mean_op<A>::divide(a.s, static_cast<double>(a.n) - ddof, root));
+    const double dof = static_cast<double>(a.n) - ddof;
+    if (nan_without_dof && dof <= 0)
+      return convert<Out>(::cuda::std::numeric_limits<double>::quiet_NaN());
+    return convert<Out>(mean_op<A>::divide(a.s, dof, root));
   }
 };
 
@@ -348,6 +356,19 @@ struct squared_deviation {
       return d.real() * d.real() + d.imag() * d.imag();
     else
       return d * d;
+  }
+};
+
+// Whether an element takes part in nanvar's second pass: NumPy skips the
+// elements that are NaN in the input, so a deviation that is NaN for
+// another reason (inf - inf) still counts.
+struct not_nan {
+  static constexpr const char* name = "isnan";
+  template <class T>
+  struct signature : loop<bool, T> {};
+  template <class T>
+  CUPP_HD bool operator()(T x) const {
+    return !detail::red::value_isnan(x);
   }
 };
 

@@ -6,11 +6,15 @@
 #
 # Split by function family so that a many-core machine builds the units in
 # parallel; each unit instantiates its functions once per dtype (layouts are
-# run-time strides of the same array type).
+# run-time strides of the same array type). The device build compiles sum,
+# max and argmax for every dtype and the rest for a subset
+# (device_dtype_v in tests/support/reduction_harness.hpp): on two cores the
+# whole suite, host and device, builds in about 8 minutes.
 set(cupp_reduction_test_sources
     reduction_sum_test.cu
     reduction_extrema_test.cu
     reduction_arg_test.cu
+    reduction_logic_test.cu
     reduction_stats_test.cu
     reduction_scan_test.cu
     reduction_where_test.cu
