@@ -38,9 +38,10 @@ namespace {
 
 struct options {
   int log2n = 28;
-  int side = 16384;  // the square matrix's side
-  int reps = 10;     // calls per timed loop
-  int runs = 7;      // timed loops; the median is reported
+  int side = 16384;    // the square matrix's side
+  int reps = 10;       // calls per timed loop
+  int runs = 7;        // timed loops; the median is reported
+  bool sweep = false;  // also time the reduction cases under other tunings
   std::string json;
 };
 
@@ -117,10 +118,11 @@ void cumsum_case(const options& o, const X& x, Add&& add) {
 
 int main(int argc, char** argv) {
   options o;
-  bench::command_line(argc, argv,
-                      {bench::value("--log2n", "K", o.log2n), bench::value("--side", "N", o.side),
-                       bench::value("--reps", "N", o.reps), bench::value("--runs", "N", o.runs),
-                       bench::value("--json", "FILE", o.json)});
+  bench::command_line(
+      argc, argv,
+      {bench::value("--log2n", "K", o.log2n), bench::value("--side", "N", o.side),
+       bench::value("--reps", "N", o.reps), bench::value("--runs", "N", o.runs),
+       bench::value("--json", "FILE", o.json), bench::flag("--sweep", o.sweep, true)});
   return bench::run_on_gpu("bench_reduction", [&] {
     const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
     const cupp::index_t n = cupp::index_t{1} << o.log2n;
@@ -226,6 +228,49 @@ int main(int argc, char** argv) {
       std::printf("%-24s %10.3f us per call (host)\n", "sum_small.host_us", t[t.size() / 2]);
       cupp::cuda::get_current_stream().synchronize();
       expect("sum_small", z.item(), 1000.0, 0);
+    }
+    if (o.sweep) {
+      // The reduction kernels' tuning (cupp::detail::reduce_tuning()): the
+      // full, square and thin cases under each setting, printed only.
+      auto& tune = cupp::detail::reduce_tuning();
+      const auto saved = tune;
+      auto full = filled<float>({n}, 1.0);
+      auto square = filled<float>({o.side, o.side}, 1.0);
+      std::vector<cupp::ndarray<float>> thin[2];  // (8, 1e6) and (1e6, 8), cycled past the L2
+      for (int i = 0; i < 8; ++i) {
+        thin[0].push_back(filled<float>({8, 1000000}, 1.0));
+        thin[1].push_back(filled<float>({1000000, 8}, 1.0));
+      }
+      options more = o;
+      more.reps = o.reps * 10;
+      for (int waves : {1, 2, 4})
+        for (int run : {4, 8, 32}) {
+          tune.waves = waves;
+          tune.outer_min_run = run;
+          auto line = [&](const char* name, double ms, double bytes) {
+            std::printf("sweep waves=%d run=%-2d %-22s %8.4f ms %8.1f GB/s %5.1f%%\n", waves, run,
+                        name, ms, bytes / (ms * 1e-3) / 1e9,
+                        100.0 * bytes / (ms * 1e-3) / 1e9 / copy_gbs);
+          };
+          cupp::ndarray<float> z;
+          cupp::ndarray<std::int64_t> i;
+          line("sum", time_ms(o, [&] { z = cupp::sum(full); }), 4.0 * n);
+          line("argmax", time_ms(o, [&] { i = cupp::argmax(full); }), 4.0 * n);
+          line("square.axis0", time_ms(o, [&] { z = cupp::sum(square, 0); }),
+               4.0 * o.side * o.side);
+          line("square.axis1", time_ms(o, [&] { z = cupp::sum(square, 1); }),
+               4.0 * o.side * o.side);
+          for (int t = 0; t < 2; ++t)
+            for (int axis : {1, 0}) {
+              std::size_t k = 0;
+              const bool tall = t == 1;
+              const char* names[2][2] = {{"8x1e6.axis0", "8x1e6.axis1"},
+                                         {"1e6x8.axis0", "1e6x8.axis1"}};
+              line(names[tall][axis],
+                   time_ms(more, [&] { z = cupp::sum(thin[tall][k++ % 8], axis); }), 32e6);
+            }
+        }
+      tune = saved;
     }
     if (!o.json.empty())
       bench::write_json(o.json, "reduction", props.name, [&](std::ostream& f) {

@@ -125,6 +125,27 @@ BOOST_AUTO_TEST_CASE(inner_and_outer_shapes) {
   }
 }
 
+// The same layouts with the work split differently: one wave or several
+// (segments and grid caps), outer blocks widened or not.
+BOOST_AUTO_TEST_CASE(tuning_settings) {
+  auto& tune = cupp::detail::reduce_tuning();
+  const auto saved = tune;
+  for (int waves : {1, 4})
+    for (int run : {1, 64}) {
+      tune.waves = waves;
+      tune.outer_min_run = run;
+      BOOST_TEST_CONTEXT("waves " << waves << ", outer_min_run " << run) {
+        check_case({4099, 8}, {1}, false);
+        check_case({4099, 8}, {0}, false);
+        check_case({8, 40001}, {0}, false);
+        check_case({8, 40001}, {1}, true);
+        check_case({3, 5, 20000}, {0, 1}, false);
+        check_case({200003}, {0}, false);
+      }
+    }
+  tune = saved;
+}
+
 BOOST_AUTO_TEST_CASE(long_full_reduction) {
   check_case({1 << 20}, {0}, false);
   check_case({999983}, {0}, false);
@@ -156,6 +177,62 @@ BOOST_AUTO_TEST_CASE(cumsum_lines) {
   for (index_t i = 0; i < h.size(); ++i) {
     acc += 2 * h.data()[i];
     BOOST_TEST_REQUIRE(static_cast<double>(flat[i]) == acc);
+  }
+}
+
+// Full scans of dense arrays (the device's single-pass kernel): one tile,
+// a partial last tile, many tiles; from an address that is not 16-byte
+// aligned; with the accumulator wider than the input.
+template <class T, class R, bool Product = false>
+void check_flat_scan(index_t n, index_t offset) {
+  auto h = cupp::host::empty<T>({n + offset});
+  for (index_t i = 0; i < n + offset; ++i) {
+    const double v = Product ? (i % 3 == 0 ? -1.0 : 1.0)
+                             : (sizeof(T) == 1 ? std::fmod(value_at(i), 101.0) : value_at(i));
+    h.data()[i] = static_cast<T>(v);
+  }
+  const auto base = on_space(h);
+  const cupp::ndarray<T, space> x(base.data() + offset, {n}, {static_cast<index_t>(sizeof(T))},
+                                  base.memory(), base.device_id(), false);
+  cupp::ndarray<R, space> c;
+  if constexpr (Product)
+    c = cupp::cumprod(x);
+  else
+    c = cupp::cumsum(x);
+  const auto got = to_host(c).to_vector();
+  BOOST_TEST_REQUIRE(static_cast<index_t>(got.size()) == n);
+  double acc = Product ? 1 : 0;
+  index_t wrong = 0;
+  for (index_t i = 0; i < n; ++i) {
+    const double v = static_cast<double>(h.data()[i + offset]);
+    acc = Product ? acc * v : acc + v;
+    if (static_cast<double>(got[i]) != acc && wrong++ < 5)
+      BOOST_TEST(static_cast<double>(got[i]) == acc, "element " << i << " of " << n);
+  }
+  BOOST_TEST(wrong == 0, wrong << " of " << n << " elements wrong");
+}
+
+BOOST_AUTO_TEST_CASE(flat_scans) {
+  for (index_t n : {1, 4095, 4096, 4097, 3 * 4096 + 5, (1 << 20) + 3})
+    for (index_t offset : {0, 1}) {
+      BOOST_TEST_CONTEXT("n " << n << ", offset " << offset) {
+        check_flat_scan<float, float>(n, offset);
+        check_flat_scan<double, double>(n, offset);
+        check_flat_scan<std::int32_t, std::int64_t>(n, offset);
+        check_flat_scan<std::int8_t, std::int64_t>(n, offset);
+        check_flat_scan<float, float, true>(n, offset);
+      }
+    }
+  // Many tiles of a 16-byte accumulator.
+  auto h = cupp::host::empty<cuda::std::complex<double>>({100003});
+  for (index_t i = 0; i < h.size(); ++i) h.data()[i] = {value_at(i), -value_at(i + 1)};
+  const auto c = to_host(cupp::cumsum(on_space(h))).to_vector();
+  double re = 0, im = 0;
+  for (index_t i = 0; i < h.size(); ++i) {
+    re += value_at(i);
+    im -= value_at(i + 1);
+    BOOST_TEST_REQUIRE(c[i].real() == re);
+    BOOST_TEST_REQUIRE(c[i].imag() == im);
   }
 }
 

@@ -92,10 +92,11 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
     const int dev = out.device_id();
     check_current_device(dev);
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
-    const int sms = cuda::runtime::getDeviceProperties(dev).multiProcessorCount;
-    const reduce_grid g = make_reduce_grid(pl, N, sms);
 #if defined(__CUDACC__)
-    launch_reduce<N>(ev, pos, w, g, dev, cuda::detail::current_stream_impl(dev)->handle);
+    const index_t resident =
+        reduce_resident_blocks<N, Red, std::remove_cv_t<decltype(ev)>, position_eval, Out>(pl, dev);
+    launch_reduce<N>(ev, pos, w, make_reduce_grid(pl, N, resident), dev,
+                     cuda::detail::current_stream_impl(dev)->handle);
 #endif
   } else {
     host_reduce<N>(ev, pos, w, make_reduce_grid(pl, N, 1));

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -80,6 +81,7 @@ struct reduce_grid {
   index_t segments = 1;  // blocks sharing one result's work
   index_t seg_len = 1;
   int finish_block = 0;  // second pass: one block per result
+  index_t slots = 1;     // blocks in flight (the grid's cap)
 };
 
 // c[k] for lo <= k < hi from a linear index (dimension lo fastest).
@@ -130,8 +132,28 @@ CUPP_HD inline void result_coords(const reduce_grid& g, index_t l, index_t* c) {
   decode_dims(g, l, 1, g.kept_dims + 1, c);
 }
 
-// How a reduction of this layout is split over the device (non-template).
-inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
+// How reductions split their work; the defaults come from the H100 sweeps
+// of bench/reduction.cu (--sweep), which sets these to compare settings.
+struct reduce_tuning_t {
+  // Blocks in flight per launch, in waves of the blocks the device holds at
+  // once: a result's work is split into segments (and a grid capped) so that
+  // this many waves run.
+  int waves = 2;
+  // Outer mode: the rows of a block share the reduced positions only while
+  // each row keeps a run of at least this many (loads in flight); a shorter
+  // run widens the block along the kept fastest axis instead.
+  int outer_min_run = 8;
+};
+inline reduce_tuning_t& reduce_tuning() {
+  static reduce_tuning_t t;
+  return t;
+}
+
+// How a reduction of this layout is split over the device (non-template);
+// `resident`: the blocks of its kernel the device holds at once (1 on the
+// host).
+inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, index_t resident) {
+  const reduce_tuning_t& tune = reduce_tuning();
   reduce_grid g;
   g.nd = p.nd;
   g.kept_dims = p.kept_dims;
@@ -150,8 +172,7 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
       red_other *= p.shape[k];
   }
   g.results = p.outputs;
-  const index_t slots =
-      static_cast<index_t>(std::max(sms, 1)) * CUPP_REDUCE_MIN_BLOCKS * (p.nd <= 2 ? 3 : 2);
+  const index_t slots = std::max<index_t>(resident, 1) * std::max(tune.waves, 1);
   if (g.inner) {
     g.teams = kept_other;
     g.work = g.chunks0 * red_other;
@@ -169,8 +190,13 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
   } else {
     int tx = 1;
     while (tx < 32 && tx < g.chunks0) tx *= 2;
+    int ty = 256 / tx;
+    while (ty > 1 && g.work < static_cast<index_t>(ty) * tune.outer_min_run && tx < g.chunks0) {
+      ty /= 2;
+      tx *= 2;
+    }
     g.tx = tx;
-    g.ty = 256 / tx;
+    g.ty = ty;
     g.col_groups = (g.chunks0 + tx - 1) / tx;
     g.teams = kept_other;
     g.work = red_other;
@@ -179,6 +205,7 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, int sms) {
         std::max<index_t>(1, std::min<index_t>((slots + blocks - 1) / blocks, g.work / (g.ty * 8)));
   }
   g.segments = std::min<index_t>(g.segments, 65535);
+  g.slots = slots;
   g.seg_len = (g.work + g.segments - 1) / g.segments;
   g.segments = (g.work + g.seg_len - 1) / g.seg_len;
   g.finish_block = g.results * 32 < slots * 256 && g.segments > 32;
@@ -228,20 +255,30 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
                                         typename Red::acc_type& acc, const reduce_grid& g,
                                         index_t* c, index_t t, index_t end, index_t step) {
   constexpr int U = 4;
-  for (; t + (U - 1) * step < end; t += U * step) {
-    typename E::regs r[U];
-    int count[U];
-    index_t p0[U];
+  if (t + (U - 1) * step < end) {
+    // One accumulator per chunk in flight: four independent dependency
+    // chains (an arg reduction's compare-and-select chain is long).
+    typename Red::acc_type part[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) {
-      inner_work_coords<ND>(g, t + u * step, c);
-      c[0] *= N;
-      count[u] = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-      p0[u] = Red::needs_index ? pos.at(c, ND) : 0;
-      e.load(r[u], c, ND, count[u]);
+    for (int u = 0; u < U; ++u) part[u] = red.identity();
+    for (; t + (U - 1) * step < end; t += U * step) {
+      typename E::regs r[U];
+      int count[U];
+      index_t p0[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        inner_work_coords<ND>(g, t + u * step, c);
+        c[0] *= N;
+        count[u] = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+        p0[u] = Red::needs_index ? pos.at(c, ND) : 0;
+        e.load(r[u], c, ND, count[u]);
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        accumulate_chunk<N>(e, red, part[u], r[u], p0[u], pos.st[0], count[u]);
     }
-#pragma unroll
-    for (int u = 0; u < U; ++u) accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
+    acc =
+        red.combine(acc, red.combine(red.combine(part[0], part[1]), red.combine(part[2], part[3])));
   }
   for (; t < end; t += step) {
     inner_work_coords<ND>(g, t, c);
@@ -267,7 +304,40 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
     const index_t warp_first =
         static_cast<index_t>(blockIdx.x) * per_block + (threadIdx.x & ~31u) / team;
     const index_t step = static_cast<index_t>(gridDim.x) * per_block;
-    // Every lane of a warp runs the same rounds, for the shuffles.
+    if (g.work <= team) {
+      // At most one chunk per lane (short rows): the loads of four rounds
+      // go out before the first is used. Every lane of a warp runs the same
+      // rounds, for the shuffles.
+      constexpr int U = 4;
+      for (index_t round = 0; warp_first + round * step < g.teams; round += U) {
+        index_t c[U][kernel_dims];
+        typename E::regs r[U];
+        int count[U];
+        index_t p0[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const index_t o = first + (round + u) * step;
+#pragma unroll
+          for (int k = 0; k < kernel_dims; ++k) c[u][k] = 0;
+          decode_dims<ND>(g, o < g.teams ? o : 0, 1, g.kept_dims + 1, c[u]);
+          inner_work_coords<ND>(g, lane < g.work ? lane : 0, c[u]);
+          c[u][0] *= N;
+          count[u] = o < g.teams && lane < g.work
+                         ? static_cast<int>(g.n0 - c[u][0] < N ? g.n0 - c[u][0] : N)
+                         : 0;
+          p0[u] = Red::needs_index ? pos.at(c[u], ND) : 0;
+          if (count[u] > 0) e.load(r[u], c[u], ND, count[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          A acc = red.identity();
+          accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
+          for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
+          if (lane == 0 && first + (round + u) * step < g.teams) w.write(acc, c[u], ND);
+        }
+      }
+      return;
+    }
     for (index_t round = 0; warp_first + round * step < g.teams; ++round) {
       const index_t o = first + round * step;
       const bool valid = o < g.teams;
@@ -461,8 +531,8 @@ __global__ void __launch_bounds__(reduce_threads)
   }
 }
 
-inline unsigned reduce_blocks_x(const reduce_grid& g, int sms) {
-  const index_t cap = static_cast<index_t>(sms) * 16;
+inline unsigned reduce_blocks_x(const reduce_grid& g) {
+  const index_t cap = std::max<index_t>(1, g.slots / g.segments);
   index_t want;
   if (!g.inner)
     want = g.col_groups * g.teams;
@@ -473,6 +543,38 @@ inline unsigned reduce_blocks_x(const reduce_grid& g, int sms) {
   return static_cast<unsigned>(std::max<index_t>(1, std::min(want, cap)));
 }
 
+// The blocks of the kernel that runs plan p that the device holds at once,
+// asked once per kernel and device: the grids are sized in waves of them.
+template <int N, class Red, class E, class P, class Out>
+index_t reduce_resident_blocks(const reduce_plan& p, int device) {
+  const bool inner = p.reduced & 1;
+  const int kind = (p.nd <= 2 ? 0 : 2) + (inner ? 0 : 1);
+  static std::atomic<int> cache[4][64] = {};
+  const bool cached = device >= 0 && device < 64;
+  int n = cached ? cache[kind][device].load(std::memory_order_relaxed) : 0;
+  if (n == 0) {
+    const void* k = nullptr;
+    switch (kind) {
+      case 0:
+        k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, 2, Red, E, P, Out>);
+        break;
+      case 1:
+        k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, 2, Red, E, P, Out>);
+        break;
+      case 2:
+        k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, kernel_dims, Red, E, P, Out>);
+        break;
+      default:
+        k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, kernel_dims, Red, E, P, Out>);
+    }
+    cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, reduce_threads, 0),
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    n = std::max(n, 1);
+    if (cached) cache[kind][device].store(n, std::memory_order_relaxed);
+  }
+  return static_cast<index_t>(n) * cuda::runtime::getDeviceProperties(device).multiProcessorCount;
+}
+
 template <int N, class Red, class E, class P, class Out>
 void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, const reduce_grid& g,
                    int device, cudaStream_t stream) {
@@ -481,8 +583,7 @@ void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, c
       sizeof(E) + sizeof(P) + sizeof(result_writer<Red, Out>) + sizeof(reduce_grid) <= 32000,
       "cupp: this expression is too large for one kernel's parameters; evaluate "
       "part of it first with .eval()");
-  const int sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
-  const dim3 grid(reduce_blocks_x(g, sms), static_cast<unsigned>(g.segments));
+  const dim3 grid(reduce_blocks_x(g), static_cast<unsigned>(g.segments));
   if (g.segments == 1) {
     launch_reduce_pass<N>(grid, e, pos, w, nullptr, g, stream);
     return;
@@ -490,7 +591,7 @@ void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, c
   auto mem = cuda::alloc(static_cast<std::size_t>(g.segments * g.results) * sizeof(A));
   A* partial = static_cast<A*>(mem.get());
   launch_reduce_pass<N>(grid, e, pos, w, partial, g, stream);
-  const index_t cap = static_cast<index_t>(sms) * 16;
+  const index_t cap = g.slots;
   const index_t blocks = g.finish_block
                              ? std::min(g.results, cap)
                              : std::min((g.results + reduce_threads - 1) / reduce_threads, cap);

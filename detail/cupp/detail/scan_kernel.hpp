@@ -8,14 +8,17 @@
 
 #include <cstdint>
 #include <iterator>
+#include <type_traits>
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/elementwise_kernel.hpp>
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/ops/float_support.hpp>
+#include <cupp/detail/reduce_kernel.hpp>
 
 #if defined(__CUDACC__)
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #endif
 
@@ -135,6 +138,7 @@ struct segment_keys {
 
 template <class Acc, bool Product>
 struct scan_op {
+  CUPP_HD static Acc identity() { return convert<Acc>(Product ? 1 : 0); }
   CUPP_HD Acc operator()(const Acc& a, const Acc& b) const {
     if constexpr (Product)
       return ops::multiply{}(a, b);
@@ -144,9 +148,185 @@ struct scan_op {
 };
 
 #if defined(__CUDACC__)
+
+// A single-pass scan of one dense line (decoupled look-back): each block
+// takes the next tile in launch order from a counter, scans it, publishes
+// its aggregate, then the first warp looks back over up to 32 predecessors
+// at a time until it meets one whose inclusive prefix is known. Every
+// element is read once and written once, with 16-byte accesses.
+inline constexpr int scan_threads = 256;
+template <class Acc>
+inline constexpr int scan_items = sizeof(Acc) <= 4 ? 16 : (sizeof(Acc) <= 8 ? 8 : 4);
+
+// A value stored as words through the L2 (other blocks read it while this
+// kernel runs; the L1 is not coherent between multiprocessors).
+template <class T>
+struct scan_slot {
+  static constexpr int W = (sizeof(T) + 3) / 4;
+  unsigned int w[W];
+  __device__ void put(const T& v) {
+    unsigned int t[W] = {};
+    memcpy(t, &v, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < W; ++i) __stcg(&w[i], t[i]);
+  }
+  __device__ T get() const {
+    unsigned int t[W];
+#pragma unroll
+    for (int i = 0; i < W; ++i) t[i] = __ldcg(&w[i]);
+    T v;
+    memcpy(&v, t, sizeof(T));
+    return v;
+  }
+};
+
+// Tile status: 0 nothing yet, 1 the tile's aggregate, 2 its inclusive
+// prefix. flags[tiles] hands out the tile indices.
+template <class Acc>
+struct scan_tiles {
+  unsigned int* flags;
+  scan_slot<Acc>* aggregate;
+  scan_slot<Acc>* inclusive;
+};
+
+template <class Acc>
+__device__ inline void publish_tile(const scan_tiles<Acc>& st, int tile, const Acc& v,
+                                    unsigned int flag) {
+  (flag == 1 ? st.aggregate : st.inclusive)[tile].put(v);
+  __threadfence();
+  atomicExch(&st.flags[tile], flag);
+}
+
+// N values from p: 16-byte loads when the block's whole tile is there and
+// aligned, else element by element (missing ones are `fill`).
+template <int N, class V>
+__device__ inline void scan_load(const V* p, index_t avail, bool vec, V (&v)[N]) {
+  if constexpr ((N * sizeof(V)) % 16 == 0) {
+    if (vec) {
+      const uint4* q = reinterpret_cast<const uint4*>(p);
+      uint4 t[N * sizeof(V) / 16];
+#pragma unroll
+      for (int i = 0; i < static_cast<int>(N * sizeof(V) / 16); ++i) t[i] = q[i];
+      memcpy(v, t, sizeof(t));
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (i < avail) v[i] = p[i];
+}
+template <int N, class V>
+__device__ inline void scan_store(V* p, index_t avail, bool vec, const V (&v)[N]) {
+  if constexpr ((N * sizeof(V)) % 16 == 0) {
+    if (vec) {
+      uint4 t[N * sizeof(V) / 16];
+      memcpy(t, v, sizeof(t));
+      uint4* q = reinterpret_cast<uint4*>(p);
+#pragma unroll
+      for (int i = 0; i < static_cast<int>(N * sizeof(V) / 16); ++i) q[i] = t[i];
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (i < avail) p[i] = v[i];
+}
+
+template <class V, class Out, class Acc, class Op>
+__global__ void __launch_bounds__(scan_threads)
+    scan_lookback_kernel(const V* in, Out* out, index_t n, Op op, Acc identity, scan_tiles<Acc> st,
+                         bool aligned) {
+  constexpr int I = scan_items<Acc>;
+  constexpr index_t tile_elems = static_cast<index_t>(scan_threads) * I;
+  using block_scan = cub::BlockScan<Acc, scan_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename block_scan::TempStorage temp;
+  __shared__ int tile_s;
+  __shared__ scan_slot<Acc> prefix_s;
+  if (threadIdx.x == 0) tile_s = static_cast<int>(atomicAdd(&st.flags[gridDim.x], 1u));
+  __syncthreads();
+  const int tile = tile_s;
+  const index_t base = static_cast<index_t>(tile) * tile_elems;
+  const index_t first = base + static_cast<index_t>(threadIdx.x) * I;
+  const index_t avail = first < n ? (n - first < I ? n - first : I) : 0;
+  const bool vec = aligned && base + tile_elems <= n;
+
+  V v[I];
+  scan_load<I>(in + first, avail, vec, v);
+  Acc x[I];
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    x[i] = i < avail ? convert<Acc>(v[i]) : identity;
+    if (i > 0) x[i] = op(x[i - 1], x[i]);
+  }
+  Acc before, aggregate;
+  block_scan(temp).ExclusiveScan(x[I - 1], before, identity, op, aggregate);
+
+  if (threadIdx.x < 32) {
+    const int lane = threadIdx.x;
+    Acc prefix = identity;
+    if (tile == 0) {
+      if (lane == 0) publish_tile(st, 0, aggregate, 2);
+    } else {
+      if (lane == 0) publish_tile(st, tile, aggregate, 1);
+      for (int j = tile - 1 - lane;; j -= 32) {
+        unsigned int f = 2;
+        Acc w = identity;
+        if (j >= 0) {
+          volatile unsigned int* fl = st.flags + j;
+          while ((f = *fl) == 0) {
+          }
+          __threadfence();
+          w = (f == 2 ? st.inclusive : st.aggregate)[j].get();
+        }
+        // The nearest predecessor with an inclusive prefix closes the window.
+        const unsigned int done = __ballot_sync(0xffffffffu, f == 2);
+        const int stop = done ? __ffs(done) - 1 : 31;
+        if (lane > stop) w = identity;
+        for (int d = 16; d > 0; d >>= 1) w = op(w, shuffle_down(w, d, 32));
+        prefix = op(w, prefix);  // w lies before what was gathered so far
+        if (done) break;
+      }
+      if (lane == 0) publish_tile(st, tile, op(prefix, aggregate), 2);
+    }
+    if (lane == 0) prefix_s.put(prefix);
+  }
+  __syncthreads();
+  const Acc p = op(prefix_s.get(), before);
+  Out y[I];
+#pragma unroll
+  for (int i = 0; i < I; ++i) y[i] = convert<Out>(op(p, x[i]));
+  scan_store<I>(out + first, avail, vec && (reinterpret_cast<std::uintptr_t>(out) % 16 == 0), y);
+}
+
+template <class V, class Out, class Acc, class Op>
+void scan_lookback(const V* in, Out* out, Op op, Acc identity, index_t n, cudaStream_t stream) {
+  constexpr index_t tile_elems = static_cast<index_t>(scan_threads) * scan_items<Acc>;
+  const index_t tiles = (n + tile_elems - 1) / tile_elems;
+  if (tiles > 0x7fffffff) throw value_error("cupp: scan of more than 2^31 tiles");
+  const std::size_t flag_bytes = (static_cast<std::size_t>(tiles) + 1) * sizeof(unsigned int);
+  const std::size_t head = (flag_bytes + 255) / 256 * 256;
+  const std::size_t slots = static_cast<std::size_t>(tiles) * sizeof(scan_slot<Acc>);
+  auto mem = cuda::alloc(head + 2 * slots);
+  char* m = static_cast<char*>(mem.get());
+  scan_tiles<Acc> st{reinterpret_cast<unsigned int*>(m),
+                     reinterpret_cast<scan_slot<Acc>*>(m + head),
+                     reinterpret_cast<scan_slot<Acc>*>(m + head + slots)};
+  cuda::check(cudaMemsetAsync(m, 0, flag_bytes, stream), "cudaMemsetAsync");
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  scan_lookback_kernel<<<static_cast<unsigned>(tiles), scan_threads, 0, stream>>>(
+      in, out, n, op, identity, st, aligned);
+  cuda::check_last_launch("scan kernel");
+}
+
 template <class In, class Out, class Op>
 void device_scan(const In& in, Out* out, Op op, index_t n, index_t length, cudaStream_t stream) {
   std::size_t bytes = 0;
+  if constexpr (std::is_pointer_v<In>) {
+    if (length == n) {
+      scan_lookback(in, out, op, Op::identity(), n, stream);
+      return;
+    }
+  }
   if (length == n) {
     cuda::check(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, n, stream),
                 "cub::DeviceScan::InclusiveScan");
