@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(scan_threads)
   using block_scan = cub::BlockScan<Acc, scan_threads, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ typename block_scan::TempStorage temp;
   __shared__ int tile_s;
-  __shared__ scan_slot<Acc> prefix_s;
+  __shared__ alignas(16) unsigned char prefix_s[sizeof(Acc)];
   if (threadIdx.x == 0) tile_s = static_cast<int>(atomicAdd(&st.flags[gridDim.x], 1u));
   __syncthreads();
   const int tile = tile_s;
@@ -288,10 +288,12 @@ __global__ void __launch_bounds__(scan_threads)
       }
       if (lane == 0) publish_tile(st, tile, op(prefix, aggregate), 2);
     }
-    if (lane == 0) prefix_s.put(prefix);
+    if (lane == 0) memcpy(prefix_s, &prefix, sizeof(Acc));
   }
   __syncthreads();
-  const Acc p = op(prefix_s.get(), before);
+  Acc tile_prefix;
+  memcpy(&tile_prefix, prefix_s, sizeof(Acc));
+  const Acc p = op(tile_prefix, before);
   Out y[I];
 #pragma unroll
   for (int i = 0; i < I; ++i) y[i] = convert<Out>(op(p, x[i]));
