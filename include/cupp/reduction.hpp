@@ -95,11 +95,14 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
 #if defined(__CUDACC__)
     const index_t resident =
         reduce_resident_blocks<N, Red, std::remove_cv_t<decltype(ev)>, position_eval, Out>(pl, dev);
-    launch_reduce<N>(ev, pos, w, make_reduce_grid(pl, N, resident), dev,
-                     cuda::detail::current_stream_impl(dev)->handle);
+    reduce_grid g = make_reduce_grid(pl, N, resident);
+    if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
+    launch_reduce<N>(ev, pos, w, g, dev, cuda::detail::current_stream_impl(dev)->handle);
 #endif
   } else {
-    host_reduce<N>(ev, pos, w, make_reduce_grid(pl, N, 1));
+    reduce_grid g = make_reduce_grid(pl, N, 1);
+    if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
+    host_reduce<N>(ev, pos, w, g);
   }
 }
 

@@ -81,6 +81,7 @@ struct reduce_grid {
   index_t segments = 1;  // blocks sharing one result's work
   index_t seg_len = 1;
   int finish_block = 0;  // second pass: one block per result
+  bool ordered = false;  // each lane meets the reduced positions in increasing order
   index_t slots = 1;     // blocks in flight (the grid's cap)
 };
 
@@ -212,6 +213,22 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, index_t residen
   return g;
 }
 
+// Whether every lane meets the reduced positions (position strides st over
+// the kernel dimensions) in increasing order: dimension 0 first when it is
+// reduced, then the reduced dimensions from the fastest, each step past
+// everything the faster ones reach.
+inline bool walks_in_order(const reduce_grid& g, const index_t* st) {
+  index_t reach = 0;
+  for (int k = g.inner ? 0 : g.kept_dims + 1; k < g.nd; ++k) {
+    if (k > 0 && k <= g.kept_dims) continue;
+    const index_t ext = k == 0 ? g.n0 : g.ext[k];
+    if (ext == 1) continue;
+    if (st[k] <= reach) return false;
+    reach += st[k] * (ext - 1);
+  }
+  return true;
+}
+
 #if defined(__CUDACC__)
 
 template <class T>
@@ -237,15 +254,24 @@ struct combine_fn {
 
 inline constexpr int reduce_threads = 256;
 
+// a combined with b, which lies after a's elements when `ordered`: arg
+// reductions then skip comparing positions.
+template <class Red, class A>
+__device__ inline A combine_next(const Red& red, const A& a, const A& b, bool ordered) {
+  if constexpr (requires { red.combine_ordered(a, b); })
+    if (ordered) return red.combine_ordered(a, b);
+  return red.combine(a, b);
+}
+
 // What the elements of one loaded chunk reduce to; p0 is the position of
 // its first element (arg reductions).
 template <int N, class Red, class E>
 __device__ inline void accumulate_chunk(const E& e, const Red& red, typename Red::acc_type& acc,
                                         const typename E::regs& r, index_t p0, index_t pstep,
-                                        int count) {
+                                        int count, bool ordered) {
 #pragma unroll
   for (int j = 0; j < N; ++j)
-    if (j < count) acc = red.combine(acc, red.map(e.value(r, j), p0 + j * pstep));
+    if (j < count) acc = combine_next(red, acc, red.map(e.value(r, j), p0 + j * pstep), ordered);
 }
 
 // Inner mode: chunks t, t + step, ... < end of one result, four loads in
@@ -275,7 +301,7 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
       }
 #pragma unroll
       for (int u = 0; u < U; ++u)
-        accumulate_chunk<N>(e, red, part[u], r[u], p0[u], pos.st[0], count[u]);
+        accumulate_chunk<N>(e, red, part[u], r[u], p0[u], pos.st[0], count[u], g.ordered);
     }
     acc =
         red.combine(acc, red.combine(red.combine(part[0], part[1]), red.combine(part[2], part[3])));
@@ -287,7 +313,7 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
     const index_t p0 = Red::needs_index ? pos.at(c, ND) : 0;
     typename E::regs r;
     e.load(r, c, ND, count);
-    accumulate_chunk<N>(e, red, acc, r, p0, pos.st[0], count);
+    accumulate_chunk<N>(e, red, acc, r, p0, pos.st[0], count, g.ordered);
   }
 }
 
@@ -331,7 +357,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
 #pragma unroll
         for (int u = 0; u < U; ++u) {
           A acc = red.identity();
-          accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
+          accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u], g.ordered);
           for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
           if (lane == 0 && first + (round + u) * step < g.teams) w.write(acc, c[u], ND);
         }
@@ -409,7 +435,8 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
         for (int u = 0; u < U; ++u)
 #pragma unroll
           for (int j = 0; j < N; ++j)
-            if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), p0[u]));
+            if (j < count)
+              acc[j] = combine_next(red, acc[j], red.map(e.value(r[u], j), p0[u]), g.ordered);
       }
       for (; t < end; t += step) {
         decode_dims<ND>(g, t, g.kept_dims + 1, g.nd, c);
@@ -418,7 +445,7 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
         const index_t p0 = Red::needs_index ? pos.at(c, ND) : 0;
 #pragma unroll
         for (int j = 0; j < N; ++j)
-          if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r, j), p0));
+          if (j < count) acc[j] = combine_next(red, acc[j], red.map(e.value(r, j), p0), g.ordered);
       }
     }
     // Rows of the block combine through shared memory, one result at a time.

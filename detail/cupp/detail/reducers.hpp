@@ -189,6 +189,19 @@ struct arg_op {
       take_b = ops::misc_detail::less(b.v, a.v) || (!ops::misc_detail::less(a.v, b.v) && b_earlier);
     return take_b ? b : a;
   }
+  // b lies after every element a has seen (the kernel walks positions in
+  // increasing order): a tie keeps a, so no positions are compared.
+  CUPP_HD acc_type combine_ordered(const acc_type& a, const acc_type& b) const {
+    if (b.i < 0) return a;
+    if (a.i < 0) return b;
+    const bool an = value_isnan(a.v);
+    bool take_b;
+    if constexpr (Max)
+      take_b = !an && (value_isnan(b.v) || ops::misc_detail::less(a.v, b.v));
+    else
+      take_b = !an && (value_isnan(b.v) || ops::misc_detail::less(b.v, a.v));
+    return take_b ? b : a;
+  }
   template <class Out>
   CUPP_HD Out finish(const acc_type& a, index_t) const {
     return static_cast<Out>(a.i);

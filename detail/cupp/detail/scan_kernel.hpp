@@ -153,10 +153,21 @@ struct scan_op {
 // takes the next tile in launch order from a counter, scans it, publishes
 // its aggregate, then the first warp looks back over up to 32 predecessors
 // at a time until it meets one whose inclusive prefix is known. Every
-// element is read once and written once, with 16-byte accesses.
+// element is read once and written once. Each warp owns a contiguous part
+// of the tile and walks it in groups of 32 lanes x one 16-byte vector, so
+// every load and store instruction covers 512 contiguous bytes.
 inline constexpr int scan_threads = 256;
 template <class Acc>
 inline constexpr int scan_items = sizeof(Acc) <= 4 ? 16 : (sizeof(Acc) <= 8 ? 8 : 4);
+
+// Which device scan runs a dense line; bench/reduction.cu --sweep compares.
+struct scan_tuning_t {
+  bool single_pass = true;  // false: cub::DeviceScan
+};
+inline scan_tuning_t& scan_tuning() {
+  static scan_tuning_t t;
+  return t;
+}
 
 // A value stored as words through the L2 (other blocks read it while this
 // kernel runs; the L1 is not coherent between multiprocessors).
@@ -197,72 +208,110 @@ __device__ inline void publish_tile(const scan_tiles<Acc>& st, int tile, const A
   atomicExch(&st.flags[tile], flag);
 }
 
-// N values from p: 16-byte loads when the block's whole tile is there and
-// aligned, else element by element (missing ones are `fill`).
-template <int N, class V>
-__device__ inline void scan_load(const V* p, index_t avail, bool vec, V (&v)[N]) {
-  if constexpr ((N * sizeof(V)) % 16 == 0) {
-    if (vec) {
-      const uint4* q = reinterpret_cast<const uint4*>(p);
-      uint4 t[N * sizeof(V) / 16];
+template <class T>
+__device__ inline T shuffle_any(const T& v, int src, int mode) {  // 0: index, 1: up
+  constexpr int W = (sizeof(T) + 3) / 4;
+  unsigned int words[W] = {};
+  memcpy(words, &v, sizeof(T));
 #pragma unroll
-      for (int i = 0; i < static_cast<int>(N * sizeof(V) / 16); ++i) t[i] = q[i];
-      memcpy(v, t, sizeof(t));
+  for (int i = 0; i < W; ++i)
+    words[i] = mode == 0 ? __shfl_sync(0xffffffffu, words[i], src)
+                         : __shfl_up_sync(0xffffffffu, words[i], src);
+  T r;
+  memcpy(&r, words, sizeof(T));
+  return r;
+}
+
+// K consecutive values: one access of K * sizeof(V) bytes when whole and
+// aligned, else element by element.
+template <int K, class V>
+__device__ inline void scan_load(const V* p, index_t avail, bool vec, V (&v)[K]) {
+  constexpr int B = K * sizeof(V);
+  if constexpr (B == 16 || B == 8) {
+    if (vec && avail == K) {
+      using W = std::conditional_t<B == 16, uint4, uint2>;
+      const W t = *reinterpret_cast<const W*>(p);
+      memcpy(v, &t, B);
       return;
     }
   }
 #pragma unroll
-  for (int i = 0; i < N; ++i)
+  for (int i = 0; i < K; ++i)
     if (i < avail) v[i] = p[i];
 }
-template <int N, class V>
-__device__ inline void scan_store(V* p, index_t avail, bool vec, const V (&v)[N]) {
-  if constexpr ((N * sizeof(V)) % 16 == 0) {
-    if (vec) {
-      uint4 t[N * sizeof(V) / 16];
-      memcpy(t, v, sizeof(t));
-      uint4* q = reinterpret_cast<uint4*>(p);
+template <int K, class V>
+__device__ inline void scan_store(V* p, index_t avail, bool vec, const V (&v)[K]) {
+  constexpr int B = K * sizeof(V);
+  if constexpr (B % 16 == 0) {
+    if (vec && avail == K) {
+      uint4 t[B / 16];
+      memcpy(t, v, B);
 #pragma unroll
-      for (int i = 0; i < static_cast<int>(N * sizeof(V) / 16); ++i) q[i] = t[i];
+      for (int i = 0; i < B / 16; ++i) reinterpret_cast<uint4*>(p)[i] = t[i];
       return;
     }
   }
 #pragma unroll
-  for (int i = 0; i < N; ++i)
+  for (int i = 0; i < K; ++i)
     if (i < avail) p[i] = v[i];
 }
 
 template <class V, class Out, class Acc, class Op>
 __global__ void __launch_bounds__(scan_threads)
-    scan_lookback_kernel(const V* in, Out* out, index_t n, Op op, Acc identity, scan_tiles<Acc> st,
-                         bool aligned) {
+    scan_lookback_kernel(const V* in, Out* out, index_t n, Op op, Acc identity,
+                         scan_tiles<Acc> st, bool in_aligned, bool out_aligned) {
   constexpr int I = scan_items<Acc>;
+  // K elements per lane and group (one 16-byte vector of V), G groups.
+  constexpr int K = (16 / sizeof(V)) < 1 ? 1 : ((16 / sizeof(V)) > I ? I : 16 / sizeof(V));
+  constexpr int G = I / K;
+  constexpr int warps = scan_threads / 32;
   constexpr index_t tile_elems = static_cast<index_t>(scan_threads) * I;
-  using block_scan = cub::BlockScan<Acc, scan_threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  __shared__ typename block_scan::TempStorage temp;
   __shared__ int tile_s;
+  __shared__ alignas(16) unsigned char warp_s[warps][sizeof(Acc)];
   __shared__ alignas(16) unsigned char prefix_s[sizeof(Acc)];
   if (threadIdx.x == 0) tile_s = static_cast<int>(atomicAdd(&st.flags[gridDim.x], 1u));
   __syncthreads();
   const int tile = tile_s;
-  const index_t base = static_cast<index_t>(tile) * tile_elems;
-  const index_t first = base + static_cast<index_t>(threadIdx.x) * I;
-  const index_t avail = first < n ? (n - first < I ? n - first : I) : 0;
-  const bool vec = aligned && base + tile_elems <= n;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const index_t wbase = static_cast<index_t>(tile) * tile_elems + static_cast<index_t>(warp) * 32 * I;
 
-  V v[I];
-  scan_load<I>(in + first, avail, vec, v);
-  Acc x[I];
+  Acc x[G][K];
+  Acc before[G];  // what precedes each group's lane within the warp
+  Acc carry = identity;
 #pragma unroll
-  for (int i = 0; i < I; ++i) {
-    x[i] = i < avail ? convert<Acc>(v[i]) : identity;
-    if (i > 0) x[i] = op(x[i - 1], x[i]);
+  for (int g = 0; g < G; ++g) {
+    const index_t first = wbase + static_cast<index_t>(g) * 32 * K + lane * K;
+    const index_t avail = first < n ? (n - first < K ? n - first : K) : 0;
+    V v[K];
+    scan_load<K>(in + first, avail, in_aligned, v);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      x[g][k] = k < avail ? convert<Acc>(v[k]) : identity;
+      if (k > 0) x[g][k] = op(x[g][k - 1], x[g][k]);
+    }
+    Acc t = x[g][K - 1];
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const Acc y = shuffle_any(t, d, 1);
+      if (lane >= d) t = op(y, t);
+    }
+    Acc prev = shuffle_any(t, 1, 1);
+    if (lane == 0) prev = identity;
+    before[g] = op(carry, prev);
+    carry = op(carry, shuffle_any(t, 31, 0));
   }
-  Acc before, aggregate;
-  block_scan(temp).ExclusiveScan(x[I - 1], before, identity, op, aggregate);
+  if (lane == 0) memcpy(warp_s[warp], &carry, sizeof(Acc));
+  __syncthreads();
+  Acc warp_before = identity, aggregate = identity;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) {
+    Acc a;
+    memcpy(&a, warp_s[w], sizeof(Acc));
+    if (w < warp) warp_before = op(warp_before, a);
+    aggregate = op(aggregate, a);
+  }
 
-  if (threadIdx.x < 32) {
-    const int lane = threadIdx.x;
+  if (warp == 0) {
     Acc prefix = identity;
     if (tile == 0) {
       if (lane == 0) publish_tile(st, 0, aggregate, 2);
@@ -273,8 +322,7 @@ __global__ void __launch_bounds__(scan_threads)
         Acc w = identity;
         if (j >= 0) {
           volatile unsigned int* fl = st.flags + j;
-          while ((f = *fl) == 0) {
-          }
+          while ((f = *fl) == 0) __nanosleep(32);
           __threadfence();
           w = (f == 2 ? st.inclusive : st.aggregate)[j].get();
         }
@@ -293,11 +341,17 @@ __global__ void __launch_bounds__(scan_threads)
   __syncthreads();
   Acc tile_prefix;
   memcpy(&tile_prefix, prefix_s, sizeof(Acc));
-  const Acc p = op(tile_prefix, before);
-  Out y[I];
+  const Acc p = op(tile_prefix, warp_before);
 #pragma unroll
-  for (int i = 0; i < I; ++i) y[i] = convert<Out>(op(p, x[i]));
-  scan_store<I>(out + first, avail, vec && (reinterpret_cast<std::uintptr_t>(out) % 16 == 0), y);
+  for (int g = 0; g < G; ++g) {
+    const index_t first = wbase + static_cast<index_t>(g) * 32 * K + lane * K;
+    const index_t avail = first < n ? (n - first < K ? n - first : K) : 0;
+    const Acc q = op(p, before[g]);
+    Out y[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) y[k] = convert<Out>(op(q, x[g][k]));
+    scan_store<K>(out + first, avail, out_aligned, y);
+  }
 }
 
 template <class V, class Out, class Acc, class Op>
@@ -314,9 +368,9 @@ void scan_lookback(const V* in, Out* out, Op op, Acc identity, index_t n, cudaSt
                      reinterpret_cast<scan_slot<Acc>*>(m + head),
                      reinterpret_cast<scan_slot<Acc>*>(m + head + slots)};
   cuda::check(cudaMemsetAsync(m, 0, flag_bytes, stream), "cudaMemsetAsync");
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   scan_lookback_kernel<<<static_cast<unsigned>(tiles), scan_threads, 0, stream>>>(
-      in, out, n, op, identity, st, aligned);
+      in, out, n, op, identity, st, reinterpret_cast<std::uintptr_t>(in) % 16 == 0,
+      reinterpret_cast<std::uintptr_t>(out) % 16 == 0);
   cuda::check_last_launch("scan kernel");
 }
 
@@ -324,7 +378,7 @@ template <class In, class Out, class Op>
 void device_scan(const In& in, Out* out, Op op, index_t n, index_t length, cudaStream_t stream) {
   std::size_t bytes = 0;
   if constexpr (std::is_pointer_v<In>) {
-    if (length == n) {
+    if (length == n && scan_tuning().single_pass) {
       scan_lookback(in, out, op, Op::identity(), n, stream);
       return;
     }
