@@ -349,6 +349,8 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
   // instead: write `v(ellipsis) = src` (NumPy's v[...] = src).
   template <class E>
   const ndarray& operator=(const E& src) && {
+    if (!flags_.writeable) throw value_error("assignment destination is read-only");
+    if constexpr (requires { src.shape(); }) detail::check_setitem_shape(src.shape(), shape_);
     copyto(*this, src);  // found by argument-dependent lookup (expression.hpp)
     return *this;
   }

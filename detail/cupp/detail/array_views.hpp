@@ -43,7 +43,7 @@ class array_views {
     return dense_copy(ord, to);
   }
   template <std::integral... I>
-  requires(sizeof...(I) > 1) A reshape(I... extents)
+  requires(sizeof...(I) >= 1) A reshape(I... extents)
   const { return reshape(shape_t{static_cast<index_t>(extents)...}); }
 
   // ndarray.ravel: a 1-d view when the array is contiguous in the order
@@ -79,7 +79,7 @@ class array_views {
     return permute(perm);
   }
   template <std::integral... I>
-  requires(sizeof...(I) > 1) A transpose(I... axes)
+  requires(sizeof...(I) >= 1) A transpose(I... axes)
   const { return transpose(shape_t{static_cast<index_t>(axes)...}); }
 
   // ndarray.swapaxes(axis1, axis2) (a view).

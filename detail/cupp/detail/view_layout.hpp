@@ -343,6 +343,8 @@ inline void memory_order_perm(const strides_t& strides, int* perm) {
 inline view_layout squeeze_layout(const shape_t& shape, const strides_t& strides,
                                   const axis_arg& axes) {
   const int nd = shape.size();
+  // NumPy accepts axis 0 (or -1) for a 0-d array, and removes nothing.
+  if (nd == 0 && axes.size() == 1 && (axes[0] == 0 || axes[0] == -1)) return {0, shape, strides};
   std::uint64_t drop = 0;
   if (axes.all()) {
     for (int i = 0; i < nd; ++i)
@@ -442,6 +444,20 @@ inline view_layout broadcast_to_layout(const shape_t& shape, const strides_t& st
           compact_shape(shape) + "  and requested shape " + compact_shape(to));
   }
   return v;
+}
+
+// NumPy's check of `x[...] = y`: y's shape must broadcast to the view's.
+// (NumPy also drops leading unit axes of y beyond the view's rank; cupp
+// does not.)
+inline void check_setitem_shape(const shape_t& from, const shape_t& into) {
+  bool ok = from.size() <= into.size();
+  for (int i = 0; ok && i < from.size(); ++i) {
+    const index_t e = into[into.size() - from.size() + i];
+    ok = from[i] == 1 || from[i] == e;
+  }
+  if (!ok)
+    throw value_error("could not broadcast input array from shape " + compact_shape(from) +
+                      " into shape " + compact_shape(into));
 }
 
 // numpy.broadcast_arrays' common shape, with its message naming the first
