@@ -26,12 +26,11 @@ void check_setitem(const fixture_case& c) {
   const auto rhs_items = parse_items(a, at, a.size() - at);
   const std::vector<T> before = storage.to_vector();
   try {
-    auto target = base.view_as(cupp::detail::index_layout(base.shape(), base.strides(), items));
+    auto target = base(items);
     if (rhs_kind == "scalar") {
       std::move(target) = value_of<T>(-1);
     } else {
-      const array<T> rhs =
-          base.view_as(cupp::detail::index_layout(base.shape(), base.strides(), rhs_items));
+      const array<T> rhs = base(rhs_items);
       if (rhs_kind == "view")
         std::move(target) = rhs;
       else  // a fused expression (an identity cast) reading the overlapping view

@@ -132,26 +132,26 @@ inline cupp::order parse_order(const std::string& t) {
 }
 
 // One index item: an integer, "_", "N", "E" or "s:START:STOP:STEP".
-inline cupp::detail::index_item parse_item(const std::string& t) {
-  using cupp::detail::to_index_item;
-  if (t == "_") return to_index_item(cupp::_);
-  if (t == "N") return to_index_item(cupp::newaxis);
-  if (t == "E") return to_index_item(cupp::ellipsis);
+inline cupp::index_item parse_item(const std::string& t) {
+  if (t == "_") return cupp::_;
+  if (t == "N") return cupp::newaxis;
+  if (t == "E") return cupp::ellipsis;
   if (t.rfind("s:", 0) == 0) {
     std::istringstream in(t.substr(2));
     cupp::slice::bound b[3] = {cupp::_, cupp::_, cupp::_};
     int k = 0;
     for (std::string v; std::getline(in, v, ':') && k < 3; ++k)
       if (v != "_") b[k] = std::stoll(v);
-    return to_index_item(cupp::slice(b[0], b[1], b[2]));
+    return cupp::slice(b[0], b[1], b[2]);
   }
-  return to_index_item(std::stoll(t));
+  return std::stoll(t);
 }
 
-// `n` index items from args[at ...]; `at` moves past them.
-inline std::vector<cupp::detail::index_item> parse_items(const std::vector<std::string>& args,
-                                                         std::size_t& at, std::size_t n) {
-  std::vector<cupp::detail::index_item> items;
+// `n` index items from args[at ...]; `at` moves past them. A tuple of
+// indices built at run time, as x(items) takes it.
+inline std::vector<cupp::index_item> parse_items(const std::vector<std::string>& args,
+                                                 std::size_t& at, std::size_t n) {
+  std::vector<cupp::index_item> items;
   for (std::size_t i = 0; i < n; ++i) items.push_back(parse_item(args[at++]));
   return items;
 }

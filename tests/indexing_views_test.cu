@@ -18,7 +18,7 @@ array<T> call(const fixture_case& c, const array<T>& base) {
   if (op == "index") {
     std::size_t at = 1;
     const auto items = parse_items(a, at, std::stoul(a[0]));
-    return base.view_as(cupp::detail::index_layout(base.shape(), base.strides(), items));
+    return base(items);
   }
   if (op == "reshape") return base.reshape(parse_tuple(a[0]), parse_order(a[1]));
   if (op == "ravel") return base.ravel(parse_order(a[0]));

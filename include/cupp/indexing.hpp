@@ -11,6 +11,7 @@
 //
 // Every basic index gives a view (ndarray::operator(), defined with the
 // array); this header only describes indices and has no CUDA in it.
+// cupp::index_item holds any of them, for indices chosen at run time.
 #pragma once
 
 #include <concepts>
@@ -105,4 +106,19 @@ constexpr index_item to_index_item(const X& x) {
 }
 
 }  // namespace detail
+
+// One basic index chosen at run time, for indices built in a loop (NumPy's
+// `x[tuple(items)]`): `std::vector<cupp::index_item> ix{0, cupp::_,
+// cupp::newaxis}; x(ix)` is x(0, _, newaxis).
+class index_item {
+ public:
+  template <class X>
+  requires detail::basic_index<X>
+  constexpr index_item(const X& x) : item_(detail::to_index_item(x)) {}
+  constexpr const detail::index_item& get() const { return item_; }
+
+ private:
+  detail::index_item item_;
+};
+
 }  // namespace cupp

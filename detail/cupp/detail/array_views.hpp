@@ -7,6 +7,8 @@
 #pragma once
 
 #include <concepts>
+#include <span>
+#include <vector>
 
 #include <cupp/detail/view_layout.hpp>
 
@@ -26,6 +28,14 @@ class array_views {
   requires(basic_index<I>&&...) A operator()(const I&... idx) const {
     const index_item items[] = {to_index_item(idx)..., {}};
     return self().view_as(index_layout(self().shape(), self().strides(), {items, sizeof...(I)}));
+  }
+
+  // The same with indices chosen at run time (NumPy's x[tuple(items)]).
+  A operator()(std::span<const cupp::index_item> items) const {
+    std::vector<index_item> v;
+    v.reserve(items.size());
+    for (const cupp::index_item& it : items) v.push_back(it.get());
+    return self().view_as(index_layout(self().shape(), self().strides(), v));
   }
 
   // ndarray.reshape: a view when the strides allow it (NumPy's rule, also
