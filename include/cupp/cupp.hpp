@@ -13,6 +13,8 @@
 #include <cupp/errors.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/generators.hpp>
+#include <cupp/indexing.hpp>
+#include <cupp/manipulation.hpp>
 #include <cupp/module.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>

@@ -773,6 +773,7 @@ void assign(const ndarray<T, S>& out, const E& e) {
       std::is_same_v<typename E::space, any_space> || std::is_same_v<typename E::space, S>,
       "cupp: an expression mixes host and device arrays; move one side with "
       "cupp::asarray (host to device) or cupp::asnumpy (device to host)");
+  if (!out.flags().writeable) throw value_error("assignment destination is read-only");
   if (!broadcasts_to(e.shape(), out.shape()))
     throw value_error("non-broadcastable output operand with shape " + to_string(out.shape()) +
                       " doesn't match the broadcast shape " + to_string(e.shape()));

@@ -27,6 +27,7 @@
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
+#include <cupp/detail/array_views.hpp>
 #include <cupp/detail/strided_copy.hpp>
 #include <cupp/detail/transfer.hpp>
 #include <cupp/dtype.hpp>
@@ -129,7 +130,7 @@ ndarray<U, S> astype_copy(const ndarray<T, S>& a);
 }  // namespace detail
 
 template <class T, class Space>
-class ndarray {
+class ndarray : public detail::array_views<ndarray<T, Space>> {
   static_assert(is_dtype_v<T>,
                 "cupp::ndarray<T>: T must be a cupp dtype: bool, std::int8_t ... std::uint64_t, "
                 "__half, __nv_bfloat16, float, double, ::cuda::std::complex<float|double>");
@@ -338,6 +339,36 @@ class ndarray {
       return std::vector<T>(dense.data_, dense.data_ + size());
     }
   }
+
+  // --- views (basic indexing and the view functions of manipulation.hpp) -----
+
+  // Writes into the elements of a view that is a temporary, as NumPy's
+  // `x[2:7] = src`: src is an expression (one fused kernel), an array or a
+  // scalar, broadcast to the view's shape; an operand overlapping the view
+  // is read through a temporary first. A named view `v = src` rebinds v
+  // instead: write `v(ellipsis) = src` (NumPy's v[...] = src).
+  template <class E>
+  const ndarray& operator=(const E& src) && {
+    if (!flags_.writeable) throw value_error("assignment destination is read-only");
+    if constexpr (requires { src.shape(); }) detail::check_setitem_shape(src.shape(), shape_);
+    copyto(*this, src);  // found by argument-dependent lookup (expression.hpp)
+    return *this;
+  }
+
+  // A view of the same memory with another geometry: `v.offset` bytes from
+  // data(), unchecked (what every view function builds on). The view keeps
+  // this array's read-only flag.
+  ndarray view_as(const detail::view_layout& v) const {
+    ndarray r(reinterpret_cast<T*>(reinterpret_cast<char*>(data_) + v.offset), v.shape, v.strides,
+              mem_, device_, false);
+    r.flags_.writeable = flags_.writeable;
+    return r;
+  }
+
+  // ndarray.setflags(write=...): a read-only array refuses to be written
+  // through cupp's functions (copyto, in-place operators, view assignment).
+  // The flag belongs to this handle and the views made from it.
+  void setflags(bool write) noexcept { flags_.writeable = write; }
 
   // --- transfers (device arrays) --------------------------------------------
 

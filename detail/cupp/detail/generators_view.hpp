@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <cupp/detail/view_layout.hpp>
 #include <cupp/expression.hpp>
 
 namespace cupp {
@@ -48,85 +49,6 @@ struct reshaped {
     return g(p);
   }
 };
-
-// NumPy's spelling of a requested shape in reshape errors: unknown
-// extents print as "newaxis", except leading ones, which are left out.
-inline std::string reshape_request_string(const shape_t& s) {
-  int i = 0;
-  while (i < s.size() && s[i] < 0) ++i;
-  if (i == s.size()) return "()";
-  std::string r = std::to_string(s[i++]);
-  for (; i < s.size(); ++i) r += s[i] < 0 ? ",newaxis" : "," + std::to_string(s[i]);
-  return s.size() == 1 ? "(" + r + ",)" : "(" + r + ")";
-}
-
-// The shape a reshape asks for, with its unknown (negative) extent filled.
-inline shape_t resolve_reshape(const shape_t& request, index_t size) {
-  int unknown = -1;
-  index_t known = 1;
-  bool overflow = false;
-  for (int i = 0; i < request.size(); ++i) {
-    if (request[i] < 0) {
-      if (unknown >= 0) throw value_error("can only specify one unknown dimension");
-      unknown = i;
-    } else if (request[i] != 0 && known > INT64_MAX / request[i]) {
-      overflow = true;
-    } else {
-      known *= request[i];
-    }
-  }
-  const auto mismatch = [&] {
-    return value_error("cannot reshape array of size " + std::to_string(size) + " into shape " +
-                       reshape_request_string(request));
-  };
-  if (overflow) throw mismatch();
-  shape_t out = request;
-  if (unknown >= 0) {
-    if (known == 0 || size % known != 0) throw mismatch();
-    out[unknown] = size / known;
-  } else if (known != size) {
-    throw mismatch();
-  }
-  return out;
-}
-
-// New position strides for a C-order reshape from (shape, st) to `to`
-// (same size, not empty) when every old axis group that forms new axes is
-// contiguous in positions; false otherwise.
-inline bool reshape_strides(const shape_t& shape, const strides_t& st, const shape_t& to,
-                            strides_t& out) {
-  index_t ext[max_ndim], str[max_ndim];
-  int n = 0;
-  for (int i = 0; i < shape.size(); ++i)
-    if (shape[i] != 1) {
-      ext[n] = shape[i];
-      str[n++] = st[i];
-    }
-  out = strides_t::filled(to.size(), 0);
-  int i = 0, j = 0;
-  while (i < n) {
-    while (to[j] == 1) ++j;
-    // The smallest run of old axes [i, ie) and new axes [j, je) of equal size.
-    int ie = i + 1, je = j + 1;
-    index_t po = ext[i], pn = to[j];
-    while (po != pn) {
-      if (pn < po)
-        pn *= to[je++];
-      else
-        po *= ext[ie++];
-    }
-    for (int a = i; a + 1 < ie; ++a)
-      if (str[a] != str[a + 1] * ext[a + 1]) return false;
-    index_t s = str[ie - 1];
-    for (int b = je - 1; b >= j; --b) {
-      out[b] = to[b] == 1 ? 0 : s;
-      s *= to[b];
-    }
-    i = ie;
-    j = je;
-  }
-  return true;
-}
 
 template <class G, class S>
 class generator_base;
