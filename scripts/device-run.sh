@@ -69,4 +69,4 @@ fi
 [ "${SKIP_BENCH:-0}" = 1 ] || [ "$mode" = tests ] && exit 0
 timeout 500 bench/run_benchmarks.sh "$OUT" "$root/build-bench-device"
 echo "bench rc=$?"
-echo "$test_summary"
+echo "${test_summary:-}"
