@@ -271,17 +271,6 @@ int main(int argc, char** argv) {
             }
         }
       tune = saved;
-      // cumsum of a dense array: the single-pass kernel against cub::DeviceScan.
-      for (bool single : {true, false}) {
-        cupp::detail::scan_tuning().single_pass = single;
-        cupp::ndarray<float> z;
-        const double ms = time_ms(o, [&] { z = cupp::cumsum(full); });
-        std::printf("sweep scan=%-6s cumsum %8.4f ms %8.1f GB/s %5.1f%%\n",
-                    single ? "single" : "cub", ms, 8.0 * n / (ms * 1e-3) / 1e9,
-                    100.0 * 8.0 * n / (ms * 1e-3) / 1e9 / copy_gbs);
-        expect("cumsum", z.item(n - 1), static_cast<double>(n), 1e-3);
-      }
-      cupp::detail::scan_tuning().single_pass = true;
     }
     if (!o.json.empty())
       bench::write_json(o.json, "reduction", props.name, [&](std::ostream& f) {

@@ -254,57 +254,57 @@ struct combine_fn {
 
 inline constexpr int reduce_threads = 256;
 
-// a combined with b, which lies after a's elements when `ordered`: arg
-// reductions then skip comparing positions.
-template <class Red, class A>
-__device__ inline A combine_next(const Red& red, const A& a, const A& b, bool ordered) {
-  if constexpr (requires { red.combine_ordered(a, b); })
-    if (ordered) return red.combine_ordered(a, b);
-  return red.combine(a, b);
-}
-
 // What the elements of one loaded chunk reduce to; p0 is the position of
-// its first element (arg reductions).
-template <int N, class Red, class E>
+// its first element (arg reductions). Ordered (positions increase along
+// the walk, so along the chunk): an arg reduction picks the chunk's best
+// element by value alone and combines it once, a third of the work.
+template <int N, bool Ordered, class Red, class E>
 __device__ inline void accumulate_chunk(const E& e, const Red& red, typename Red::acc_type& acc,
                                         const typename E::regs& r, index_t p0, index_t pstep,
-                                        int count, bool ordered) {
+                                        int count) {
+  if constexpr (Ordered) {
+    auto best = e.value(r, 0);
+    int at = 0;
 #pragma unroll
-  for (int j = 0; j < N; ++j)
-    if (j < count) acc = combine_next(red, acc, red.map(e.value(r, j), p0 + j * pstep), ordered);
+    for (int j = 1; j < N; ++j) {
+      if (j < count) {
+        const auto v = e.value(r, j);
+        if (red.replaces(best, v)) {
+          best = v;
+          at = j;
+        }
+      }
+    }
+    acc = red.combine_ordered(acc, red.map(best, p0 + at * pstep));
+  } else {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if (j < count) acc = red.combine(acc, red.map(e.value(r, j), p0 + j * pstep));
+  }
 }
 
 // Inner mode: chunks t, t + step, ... < end of one result, four loads in
 // flight per lane. c holds the result's kept coordinates.
-template <int N, int ND, class Red, class E, class P>
-__device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red,
-                                        typename Red::acc_type& acc, const reduce_grid& g,
-                                        index_t* c, index_t t, index_t end, index_t step) {
+template <int N, int ND, bool Ordered, class Red, class E, class P>
+__device__ inline void inner_accumulate_walk(const E& e, const P& pos, const Red& red,
+                                             typename Red::acc_type& acc, const reduce_grid& g,
+                                             index_t* c, index_t t, index_t end, index_t step) {
   constexpr int U = 4;
-  if (t + (U - 1) * step < end) {
-    // One accumulator per chunk in flight: four independent dependency
-    // chains (an arg reduction's compare-and-select chain is long).
-    typename Red::acc_type part[U];
+  for (; t + (U - 1) * step < end; t += U * step) {
+    typename E::regs r[U];
+    int count[U];
+    index_t p0[U];
 #pragma unroll
-    for (int u = 0; u < U; ++u) part[u] = red.identity();
-    for (; t + (U - 1) * step < end; t += U * step) {
-      typename E::regs r[U];
-      int count[U];
-      index_t p0[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        inner_work_coords<ND>(g, t + u * step, c);
-        c[0] *= N;
-        count[u] = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-        p0[u] = Red::needs_index ? pos.at(c, ND) : 0;
-        e.load(r[u], c, ND, count[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        accumulate_chunk<N>(e, red, part[u], r[u], p0[u], pos.st[0], count[u], g.ordered);
+    for (int u = 0; u < U; ++u) {
+      inner_work_coords<ND>(g, t + u * step, c);
+      c[0] *= N;
+      count[u] = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+      p0[u] = Red::needs_index ? pos.at(c, ND) : 0;
+      e.load(r[u], c, ND, count[u]);
     }
-    acc =
-        red.combine(acc, red.combine(red.combine(part[0], part[1]), red.combine(part[2], part[3])));
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      accumulate_chunk<N, Ordered>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
   }
   for (; t < end; t += step) {
     inner_work_coords<ND>(g, t, c);
@@ -313,8 +313,23 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
     const index_t p0 = Red::needs_index ? pos.at(c, ND) : 0;
     typename E::regs r;
     e.load(r, c, ND, count);
-    accumulate_chunk<N>(e, red, acc, r, p0, pos.st[0], count, g.ordered);
+    accumulate_chunk<N, Ordered>(e, red, acc, r, p0, pos.st[0], count);
   }
+}
+
+// The walk above, ordered where the layout allows it (arg reductions only:
+// the others gain nothing and keep one copy of the loop).
+template <int N, int ND, class Red, class E, class P>
+__device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red,
+                                        typename Red::acc_type& acc, const reduce_grid& g,
+                                        index_t* c, index_t t, index_t end, index_t step) {
+  if constexpr (requires(typename Red::acc_type a) { red.combine_ordered(a, a); }) {
+    if (g.ordered) {
+      inner_accumulate_walk<N, ND, true>(e, pos, red, acc, g, c, t, end, step);
+      return;
+    }
+  }
+  inner_accumulate_walk<N, ND, false>(e, pos, red, acc, g, c, t, end, step);
 }
 
 template <int N, int ND, class Red, class E, class P, class Out>
@@ -357,7 +372,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
 #pragma unroll
         for (int u = 0; u < U; ++u) {
           A acc = red.identity();
-          accumulate_chunk<N>(e, red, acc, r[u], p0[u], pos.st[0], count[u], g.ordered);
+          accumulate_chunk<N, false>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
           for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
           if (lane == 0 && first + (round + u) * step < g.teams) w.write(acc, c[u], ND);
         }
@@ -435,8 +450,7 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
         for (int u = 0; u < U; ++u)
 #pragma unroll
           for (int j = 0; j < N; ++j)
-            if (j < count)
-              acc[j] = combine_next(red, acc[j], red.map(e.value(r[u], j), p0[u]), g.ordered);
+            if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), p0[u]));
       }
       for (; t < end; t += step) {
         decode_dims<ND>(g, t, g.kept_dims + 1, g.nd, c);
@@ -445,7 +459,7 @@ __device__ inline void outer_reduce(const E& e, const P& pos, const result_write
         const index_t p0 = Red::needs_index ? pos.at(c, ND) : 0;
 #pragma unroll
         for (int j = 0; j < N; ++j)
-          if (j < count) acc[j] = combine_next(red, acc[j], red.map(e.value(r, j), p0), g.ordered);
+          if (j < count) acc[j] = red.combine(acc[j], red.map(e.value(r, j), p0));
       }
     }
     // Rows of the block combine through shared memory, one result at a time.

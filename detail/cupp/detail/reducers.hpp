@@ -189,8 +189,17 @@ struct arg_op {
       take_b = ops::misc_detail::less(b.v, a.v) || (!ops::misc_detail::less(a.v, b.v) && b_earlier);
     return take_b ? b : a;
   }
-  // b lies after every element a has seen (the kernel walks positions in
-  // increasing order): a tie keeps a, so no positions are compared.
+  // Whether element b, met after element a, takes a's place: by value
+  // alone, as positions only increase (the kernels' ordered walks).
+  CUPP_HD bool replaces(const T& a, const T& b) const {
+    const bool an = value_isnan(a), bn = value_isnan(b);
+    if constexpr (SkipNan)
+      return !bn && (an || (Max ? ops::misc_detail::less(a, b) : ops::misc_detail::less(b, a)));
+    else
+      return !an && (bn || (Max ? ops::misc_detail::less(a, b) : ops::misc_detail::less(b, a)));
+  }
+  // b lies after every element a has seen: a tie keeps a, so no positions
+  // are compared.
   CUPP_HD acc_type combine_ordered(const acc_type& a, const acc_type& b) const {
     if (b.i < 0) return a;
     if (a.i < 0) return b;
