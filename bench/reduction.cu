@@ -20,6 +20,11 @@
 // Each line: NAME, ms per call, GB/s and the percentage of copy.f32's GB/s.
 //
 //   bench_reduction [--log2n 28] [--side 16384] [--reps 10] [--runs 7] [--json FILE]
+//                   [--sweep] [--only CASE]
+//
+// --sweep also times the full, square and thin cases under other settings
+// of cupp::detail::reduce_tuning() (printed only); --only runs one thin
+// case (after the copy), for a profiler.
 #include <cupp/cupp.hpp>
 #include <cupp/reductions.hpp>
 // cupp::cumsum lives in scans.hpp, new with the reductions: the cumsum case
@@ -42,6 +47,7 @@ struct options {
   int reps = 10;       // calls per timed loop
   int runs = 7;        // timed loops; the median is reported
   bool sweep = false;  // also time the reduction cases under other tunings
+  std::string only;    // run only this thin case (and the copy), e.g. for a profiler
   std::string json;
 };
 
@@ -122,7 +128,8 @@ int main(int argc, char** argv) {
       argc, argv,
       {bench::value("--log2n", "K", o.log2n), bench::value("--side", "N", o.side),
        bench::value("--reps", "N", o.reps), bench::value("--runs", "N", o.runs),
-       bench::value("--json", "FILE", o.json), bench::flag("--sweep", o.sweep, true)});
+       bench::value("--json", "FILE", o.json), bench::flag("--sweep", o.sweep, true),
+       bench::value("--only", "CASE", o.only)});
   return bench::run_on_gpu("bench_reduction", [&] {
     const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
     const cupp::index_t n = cupp::index_t{1} << o.log2n;
@@ -146,7 +153,7 @@ int main(int argc, char** argv) {
       add("copy.f32", ms, 2.0 * n * 4);
       copy_gbs = rows.back().value;
     }
-    {
+    if (o.only.empty()) {
       auto x = filled<float>({n}, 1.0);
       cupp::ndarray<float> z;
       add("sum.f32", time_ms(o, [&] { z = cupp::sum(x); }), 1.0 * n * 4);
@@ -159,17 +166,17 @@ int main(int argc, char** argv) {
       add("argmax.f32", time_ms(o, [&] { i = cupp::argmax(x); }), 1.0 * n * 4);
       if (i.item() != at) throw std::runtime_error("argmax.f32: wrong result");
     }
-    {
+    if (o.only.empty()) {
       auto x = filled<float>({n}, 1.5), y = filled<float>({n}, 2.0);
       cupp::ndarray<float> z;
       add("sum_xy.f32", time_ms(o, [&] { z = cupp::sum(x * y); }), 2.0 * n * 4);
       expect("sum_xy.f32", z.item(), 3.0 * n);
     }
-    {
+    if (o.only.empty()) {
       auto x = filled<float>({n}, 1.0);
       cumsum_case(o, x, add);
     }
-    {
+    if (o.only.empty()) {
       const cupp::index_t m = o.side;
       auto x = filled<float>({m, m}, 1.0);
       cupp::ndarray<float> z;
@@ -198,6 +205,7 @@ int main(int argc, char** argv) {
         for (int axis : {1, 0}) {
           const std::string name =
               "sum_axis" + std::to_string(axis) + "." + std::to_string(r) + "x" + std::to_string(c);
+          if (!o.only.empty() && name != o.only) continue;
           std::size_t k = 0;
           add(name, time_ms(more, [&] { z = cupp::sum(xs[k++ % xs.size()], axis); }), bytes);
           const double want = static_cast<double>(axis == 0 ? r : c);
@@ -206,7 +214,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    {
+    if (o.only.empty()) {
       auto x = filled<float>({1000}, 1.0);
       cupp::ndarray<float> z;
       options many = o;
