@@ -15,17 +15,11 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "test_space.hpp"
 
 using cupp::index_t;
-
-#if CUPP_TEST_DEVICE
-using space = cupp::device_space;
-#else
-using space = cupp::host_space;
-#endif
-
-template <class T>
-using array = cupp::ndarray<T, space>;
+using cupp_test::array;
+using cupp_test::space;
 
 namespace {
 

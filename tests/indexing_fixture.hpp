@@ -13,18 +13,13 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "test_space.hpp"
 
 namespace idx_test {
 
 using cupp::index_t;
-
-#if CUPP_TEST_DEVICE
-using space = cupp::device_space;
-#else
-using space = cupp::host_space;
-#endif
-template <class T>
-using array = cupp::ndarray<T, space>;
+using cupp_test::array;
+using cupp_test::space;
 
 // The dtypes every case runs with: one of each kind and size.
 inline constexpr auto dtypes =

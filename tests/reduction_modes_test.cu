@@ -11,31 +11,14 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "test_space.hpp"
 
 using cupp::index_t;
-
-#if CUPP_TEST_DEVICE
-using space = cupp::device_space;
-#else
-using space = cupp::host_space;
-#endif
+using cupp_test::on_space;
+using cupp_test::space;
+using cupp_test::to_host;
 
 namespace {
-
-template <class T>
-cupp::ndarray<T, space> on_space(const cupp::host::ndarray<T>& h) {
-  if constexpr (std::is_same_v<space, cupp::device_space>)
-    return cupp::asarray(h);
-  else
-    return h;
-}
-template <class T>
-cupp::host::ndarray<T> to_host(const cupp::ndarray<T, space>& a) {
-  if constexpr (std::is_same_v<space, cupp::device_space>)
-    return a.get();
-  else
-    return a;
-}
 
 // Values that make float sums exact (small integers) and argmax unique.
 double value_at(index_t i) {
