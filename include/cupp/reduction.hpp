@@ -100,9 +100,7 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
     launch_reduce<N>(ev, pos, w, g, dev, cuda::detail::current_stream_impl(dev)->handle);
 #endif
   } else {
-    reduce_grid g = make_reduce_grid(pl, N, 1);
-    if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
-    host_reduce<N>(ev, pos, w, g);
+    host_reduce<N>(ev, pos, w, make_reduce_grid(pl, N, 1));
   }
 }
 

@@ -350,6 +350,12 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
       // go out before the first is used. Every lane of a warp runs the same
       // rounds, for the shuffles.
       constexpr int U = 4;
+      // The lane's chunk within a row is the same in every round.
+      index_t lane_c[kernel_dims] = {};
+      inner_work_coords<ND>(g, lane < g.work ? lane : 0, lane_c);
+      lane_c[0] *= N;
+      const int lane_count =
+          lane < g.work ? static_cast<int>(g.n0 - lane_c[0] < N ? g.n0 - lane_c[0] : N) : 0;
       for (index_t round = 0; warp_first + round * step < g.teams; round += U) {
         index_t c[U][kernel_dims];
         typename E::regs r[U];
@@ -359,13 +365,9 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
         for (int u = 0; u < U; ++u) {
           const index_t o = first + (round + u) * step;
 #pragma unroll
-          for (int k = 0; k < kernel_dims; ++k) c[u][k] = 0;
+          for (int k = 0; k < kernel_dims; ++k) c[u][k] = lane_c[k];
           decode_dims<ND>(g, o < g.teams ? o : 0, 1, g.kept_dims + 1, c[u]);
-          inner_work_coords<ND>(g, lane < g.work ? lane : 0, c[u]);
-          c[u][0] *= N;
-          count[u] = o < g.teams && lane < g.work
-                         ? static_cast<int>(g.n0 - c[u][0] < N ? g.n0 - c[u][0] : N)
-                         : 0;
+          count[u] = o < g.teams ? lane_count : 0;
           p0[u] = Red::needs_index ? pos.at(c[u], ND) : 0;
           if (count[u] > 0) e.load(r[u], c[u], ND, count[u]);
         }

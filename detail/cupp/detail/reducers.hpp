@@ -203,13 +203,7 @@ struct arg_op {
   CUPP_HD acc_type combine_ordered(const acc_type& a, const acc_type& b) const {
     if (b.i < 0) return a;
     if (a.i < 0) return b;
-    const bool an = value_isnan(a.v);
-    bool take_b;
-    if constexpr (Max)
-      take_b = !an && (value_isnan(b.v) || ops::misc_detail::less(a.v, b.v));
-    else
-      take_b = !an && (value_isnan(b.v) || ops::misc_detail::less(b.v, a.v));
-    return take_b ? b : a;
+    return replaces(a.v, b.v) ? b : a;
   }
   template <class Out>
   CUPP_HD Out finish(const acc_type& a, index_t) const {

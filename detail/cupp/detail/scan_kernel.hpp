@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <iterator>
-#include <type_traits>
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/detail/convert.hpp>
@@ -136,7 +135,6 @@ struct segment_keys {
 
 template <class Acc, bool Product>
 struct scan_op {
-  CUPP_HD static Acc identity() { return convert<Acc>(Product ? 1 : 0); }
   CUPP_HD Acc operator()(const Acc& a, const Acc& b) const {
     if constexpr (Product)
       return ops::multiply{}(a, b);
@@ -146,7 +144,6 @@ struct scan_op {
 };
 
 #if defined(__CUDACC__)
-
 template <class In, class Out, class Op>
 void device_scan(const In& in, Out* out, Op op, index_t n, index_t length, cudaStream_t stream) {
   std::size_t bytes = 0;
