@@ -11,9 +11,11 @@
 #   configured with tests and examples off).
 # Environment:
 #   BENCH_SKIP="cupy compile"       steps to leave out (memory_pool transfer elementwise
-#                                   reduction cupy cupy_elementwise cupy_reduction compile)
+#                                   reduction indexing cupy cupy_elementwise cupy_reduction
+#                                   cupy_indexing compile)
 #   BENCH_MEMORY_POOL_ARGS, BENCH_TRANSFER_ARGS, BENCH_ELEMENTWISE_ARGS, BENCH_REDUCTION_ARGS,
-#   BENCH_CUPY_ARGS, BENCH_CUPY_ELEMENTWISE_ARGS, BENCH_CUPY_REDUCTION_ARGS, BENCH_COMPILE_ARGS
+#   BENCH_INDEXING_ARGS, BENCH_CUPY_ARGS, BENCH_CUPY_ELEMENTWISE_ARGS, BENCH_CUPY_REDUCTION_ARGS,
+#   BENCH_CUPY_INDEXING_ARGS, BENCH_COMPILE_ARGS
 #                                   extra arguments for each step (e.g. "--mib 512")
 #   BENCH_JOBS                      build parallelism (default: every core)
 # Exit status: 0 when every step ran or was skipped (77: no GPU / no CuPy),
@@ -110,6 +112,9 @@ if [[ $built == 1 ]]; then
   # shellcheck disable=SC2086
   run_step reduction 200 "$BIN/bench_reduction" --json "$TMP/reduction.json" \
     ${BENCH_REDUCTION_ARGS:-}
+  # shellcheck disable=SC2086
+  run_step indexing 200 "$BIN/bench_indexing" --json "$TMP/indexing.json" \
+    ${BENCH_INDEXING_ARGS:-}
 fi
 # shellcheck disable=SC2086
 run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json" \
@@ -120,6 +125,9 @@ run_step cupy_elementwise 200 python3 "$ROOT/bench/cupy_elementwise.py" \
 # shellcheck disable=SC2086
 run_step cupy_reduction 200 python3 "$ROOT/bench/cupy_reduction.py" \
   --json "$TMP/cupy_reduction.json" ${BENCH_CUPY_REDUCTION_ARGS:-}
+# shellcheck disable=SC2086
+run_step cupy_indexing 200 python3 "$ROOT/bench/cupy_indexing.py" \
+  --json "$TMP/cupy_indexing.json" ${BENCH_CUPY_INDEXING_ARGS:-}
 # shellcheck disable=SC2086
 run_step compile 200 python3 "$ROOT/bench/compile_time/compile_time.py" \
   --json "$TMP/compile_time.json" ${BENCH_COMPILE_ARGS:-}
@@ -146,6 +154,7 @@ mp, tr, cu, ct, ew, cew = (load(n) for n in
                   ("memory_pool.json", "transfer.json", "cupy.json", "compile_time.json",
                    "elementwise.json", "cupy_elementwise.json"))
 rd, crd = load("reduction.json"), load("cupy_reduction.json")
+ix, cix = load("indexing.json"), load("cupy_indexing.json")
 cupy_rows = {r["case"]: r for r in (cu or {}).get("results", [])}
 cupy_rows.update({r["case"]: r for r in (cew or {}).get("results", [])})
 
@@ -217,8 +226,31 @@ for r in (crd or {}).get("results", []):
         add(r["case"] + (".reduction_run" if r["case"] == "copy.f32" else ""), r["unit"], None,
             r["value"], r["unit"] != "GB/s")
 
+# Indexing: as reductions, each program against its own copy bandwidth;
+# CuPy's one gather (it has no checked form) stands beside both of cupp's.
+ix_rows = {r["case"]: r for r in (cix or {}).get("results", [])}
+ix_copy, cupy_ix_copy = (ix or {}).get("copy_gbs"), (cix or {}).get("copy_gbs")
+for r in (ix or {}).get("results", []):
+    c = ix_rows.get(r["case"]) or (ix_rows.get("gather.f32") if r["case"] == "gather_unchecked.f32"
+                                   else None)
+    case = r["case"] + (".indexing_run" if r["case"] == "copy.f32" else "")
+    add(case, r["unit"], r["value"], c["value"] if c else None, False)
+    if r["case"] == "copy.f32":
+        continue
+    add(r["case"] + ".ms", "ms", r["ms"], c["ms"] if c else None, True)
+    if ix_copy:
+        add(r["case"] + ".of_copy_bw", "%", 100.0 * r["value"] / ix_copy,
+            100.0 * c["value"] / cupy_ix_copy if c and cupy_ix_copy else None, False)
+shown = {x["case"] for x in (ix or {}).get("results", [])}
+for r in (cix or {}).get("results", []):
+    if r["case"] not in shown:
+        add(r["case"] + (".indexing_run" if r["case"] == "copy.f32" else ""), r["unit"], None,
+            r["value"], False)
+
 result = {
     "wall_seconds": wall,
+    "indexing": ix,
+    "cupy_indexing": cix,
     "elementwise": ew,
     "cupy_elementwise": cew,
     "reduction": rd,
@@ -235,7 +267,7 @@ with open(os.path.join(out, "results.json"), "w") as f:
 
 fmt = lambda v: "-" if v is None else (f"{v:.3f}" if v < 10 else f"{v:.1f}")
 lines = []
-dev = next(((r or {}).get("device") for r in (tr, mp, ew, rd, cu, cew, crd)
+dev = next(((r or {}).get("device") for r in (tr, mp, ew, rd, cu, cew, crd, ix, cix)
             if (r or {}).get("device")), "?")
 lines.append(f"== cupp vs CuPy on {dev} (speedup > 1: cupp is better; "
              f"us/pair and MiB: lower is better, GB/s: higher) ==")

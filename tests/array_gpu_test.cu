@@ -79,6 +79,30 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(round_trip_every_dtype_and_layout, T, cupp_test::d
   BOOST_TEST(cupp_test::same_bits(s.item(), cupp_test::sample<T>(3)));
 }
 
+// The copy kernel's three forms: tiles through shared memory when the
+// layout transposes (edges of partial tiles, batches of tiles, 1- to
+// 16-byte items), dense rows, and any other strides. The host copy of the
+// same views is the reference.
+BOOST_AUTO_TEST_CASE_TEMPLATE(layout_changing_copies, T, cupp_test::dtype_list) {
+  using cupp::_;
+  using cupp::slice;
+  const auto h = sample_array<T>({3, 70, 97});
+  const auto d = cupp::asarray(h);
+  const auto check = [](const cupp::host::ndarray<T>& hv, const cupp::ndarray<T>& dv) {
+    for (cupp::order o : {cupp::order::C, cupp::order::F}) {
+      const auto got = dv.copy(o);
+      BOOST_TEST(got.shape() == hv.shape());
+      BOOST_TEST(same_elements(got.get(), hv.copy(o)));
+    }
+  };
+  check(h, d);                                           // C -> F: tiles, batches of 3
+  check(h.transpose(1, 2, 0), d.transpose(1, 2, 0));     // a permutation
+  check(h(1).T(), d(1).T());                             // one 97 x 70 transpose
+  check(h(_, slice(1, 69), slice(2, 95)), d(_, slice(1, 69), slice(2, 95)));  // rows
+  check(h(_, slice(_, _, -1), slice(_, _, 3)), d(_, slice(_, _, -1), slice(_, _, 3)));
+  check(h(2, slice(3, 20)).T(), d(2, slice(3, 20)).T());  // 17 rows: a partial tile
+}
+
 BOOST_AUTO_TEST_CASE(creation_from_host_data) {
   auto a = cupp::array<float>({{1, 2, 3}, {4, 5, 6}});
   BOOST_TEST(a.shape() == (cupp::shape_t{2, 3}));

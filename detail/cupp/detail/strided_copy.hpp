@@ -109,6 +109,7 @@ struct word_of<16> {
   using type = ulonglong2;
 };
 
+// Any layout: each element finds its offsets from its linear position.
 template <int Size>
 __global__ void strided_copy_kernel(char* __restrict__ dst, const char* __restrict__ src,
                                     copy_plan p) {
@@ -128,31 +129,194 @@ __global__ void strided_copy_kernel(char* __restrict__ dst, const char* __restri
   }
 }
 
+// Offsets of row `row` of a plan whose last axis is the row: the division
+// by the outer extents happens once per row, not once per element.
+CUPP_HD inline void row_offsets(const copy_plan& p, int outer_axes, index_t row, index_t& doff,
+                                index_t& soff) {
+  doff = soff = 0;
+  for (int a = outer_axes - 1; a >= 0; --a) {
+    const index_t e = p.shape[a];
+    const index_t k = row % e;
+    row /= e;
+    doff += k * p.dst[a];
+    soff += k * p.src[a];
+  }
+}
+
+// Rows dense on both sides (a slice of rows, a sub-block of a matrix):
+// blocks walk rows, threads walk a row with several loads in flight.
+inline constexpr int row_copy_threads = 256;
+inline constexpr int row_copy_unroll = 4;
+
+template <int Size>
+__global__ void __launch_bounds__(row_copy_threads)
+    row_copy_kernel(char* __restrict__ dst, const char* __restrict__ src, copy_plan p) {
+  using word = typename word_of<Size>::type;
+  constexpr index_t span = index_t{row_copy_threads} * row_copy_unroll;
+  const int inner = p.ndim - 1;
+  const index_t n = p.shape[inner];
+  const index_t rows = p.size / n;
+  for (index_t row = blockIdx.y; row < rows; row += gridDim.y) {
+    index_t doff, soff;
+    row_offsets(p, inner, row, doff, soff);
+    word* d = reinterpret_cast<word*>(dst + doff);
+    const word* s = reinterpret_cast<const word*>(src + soff);
+    for (index_t j0 = blockIdx.x * span + threadIdx.x; j0 < n; j0 += gridDim.x * span) {
+      word v[row_copy_unroll];
+#pragma unroll
+      for (int k = 0; k < row_copy_unroll; ++k)
+        if (j0 + k * row_copy_threads < n) v[k] = s[j0 + k * row_copy_threads];
+#pragma unroll
+      for (int k = 0; k < row_copy_unroll; ++k)
+        if (j0 + k * row_copy_threads < n) d[j0 + k * row_copy_threads] = v[k];
+    }
+  }
+}
+
+// A copy that transposes: the destination is dense along axis `a` (the
+// plan's last) and the source along another axis `b`. Reading rows of the
+// source and writing rows of the destination both coalesce when a tile
+// passes through shared memory; the other axes are batches of tiles.
+struct transpose_plan {
+  copy_plan p;  // the batch axes: the plan without a and b
+  index_t na, nb;
+  index_t src_a, dst_b;  // the strides that are not the item size
+  index_t tiles_a, tiles_b;
+};
+
+inline constexpr int transpose_rows = 8;  // threads: 32 x transpose_rows
+
+template <int Size>
+inline constexpr int transpose_tile = Size <= 4 ? 64 : 32;
+
+template <int Size>
+__global__ void __launch_bounds__(32 * transpose_rows)
+    transpose_copy_kernel(char* __restrict__ dst, const char* __restrict__ src, transpose_plan t) {
+  using word = typename word_of<Size>::type;
+  constexpr int tile = transpose_tile<Size>;
+  constexpr int R = tile / transpose_rows;  // rows per thread
+  constexpr int C = tile / 32;              // columns per thread
+  // One padding element: a column of the tile spreads over every bank.
+  __shared__ word buf[tile][tile + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const index_t per_batch = t.tiles_a * t.tiles_b;
+  const index_t jobs = per_batch * t.p.size;
+  for (index_t job = blockIdx.x; job < jobs; job += gridDim.x) {
+    const index_t batch = job / per_batch, in_batch = job - batch * per_batch;
+    const index_t a0 = (in_batch / t.tiles_b) * tile, b0 = (in_batch % t.tiles_b) * tile;
+    index_t doff = 0, soff = 0;
+    if (t.p.ndim > 0) row_offsets(t.p, t.p.ndim, batch, doff, soff);
+    const char* s = src + soff;
+    char* d = dst + doff;
+    // Rows of the tile are positions along a; the source is dense along b.
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const index_t a = a0 + ty + r * transpose_rows;
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const index_t b = b0 + tx + c * 32;
+        if (a < t.na && b < t.nb)
+          buf[ty + r * transpose_rows][tx + c * 32] =
+              *reinterpret_cast<const word*>(s + a * t.src_a + b * Size);
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const index_t b = b0 + ty + r * transpose_rows;
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const index_t a = a0 + tx + c * 32;
+        if (a < t.na && b < t.nb)
+          *reinterpret_cast<word*>(d + b * t.dst_b + a * Size) =
+              buf[tx + c * 32][ty + r * transpose_rows];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// The transposing form of plan `p` when it has one worth tiling: the
+// destination dense along its last axis, the source dense along another,
+// both long enough to fill a tile's rows.
+inline bool plan_transpose(const copy_plan& p, index_t itemsize, transpose_plan& t) {
+  if (p.ndim < 2) return false;
+  const int a = p.ndim - 1;
+  if (p.dst[a] != itemsize || p.src[a] == itemsize) return false;
+  int b = -1;
+  for (int k = 0; k < a; ++k)
+    if (p.src[k] == itemsize) b = k;
+  if (b < 0 || p.shape[a] < 16 || p.shape[b] < 16) return false;
+  t.na = p.shape[a];
+  t.nb = p.shape[b];
+  t.src_a = p.src[a];
+  t.dst_b = p.dst[b];
+  t.p = copy_plan{};
+  t.p.size = 1;
+  for (int k = 0; k < a; ++k) {
+    if (k == b) continue;
+    t.p.shape[t.p.ndim] = p.shape[k];
+    t.p.dst[t.p.ndim] = p.dst[k];
+    t.p.src[t.p.ndim] = p.src[k];
+    t.p.size *= p.shape[k];
+    ++t.p.ndim;
+  }
+  return true;
+}
+
+template <int Size>
+void launch_strided_copy(char* dst, const char* src, const copy_plan& p, int sms,
+                         cudaStream_t stream) {
+  // Enough resident blocks to keep every SM's memory pipes busy, with a
+  // grid-stride loop beyond that.
+  const index_t cap = static_cast<index_t>(sms) * 32;
+  transpose_plan t;
+  if (plan_transpose(p, Size, t)) {
+    constexpr int tile = transpose_tile<Size>;
+    t.tiles_a = (t.na + tile - 1) / tile;
+    t.tiles_b = (t.nb + tile - 1) / tile;
+    const index_t jobs = t.tiles_a * t.tiles_b * t.p.size;
+    const unsigned blocks = static_cast<unsigned>(std::min(jobs, cap));
+    transpose_copy_kernel<Size><<<blocks, dim3(32, transpose_rows), 0, stream>>>(dst, src, t);
+    return;
+  }
+  const int inner = p.ndim - 1;
+  if (p.ndim >= 1 && p.dst[inner] == Size && p.src[inner] == Size) {
+    constexpr index_t span = index_t{row_copy_threads} * row_copy_unroll;
+    const index_t n = p.shape[inner], rows = p.size / n;
+    const index_t gx = std::min((n + span - 1) / span, cap);
+    const index_t gy = std::min({rows, std::max<index_t>(1, cap / gx), index_t{65535}});
+    row_copy_kernel<Size><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)),
+                            row_copy_threads, 0, stream>>>(dst, src, p);
+    return;
+  }
+  constexpr int threads = 256;
+  const index_t wanted = (p.size + threads - 1) / threads;
+  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap / 2)));
+  strided_copy_kernel<Size><<<blocks, threads, 0, stream>>>(dst, src, p);
+}
+
 // Device copy on `stream` of the current device.
 inline void device_strided_copy(char* dst, const char* src, const copy_plan& p, index_t itemsize,
                                 cudaStream_t stream) {
   if (p.size == 0) return;
   const int dev = cuda::runtime::getDevice();
-  const auto& props = cuda::runtime::getDeviceProperties(dev);
-  constexpr int threads = 256;
-  const index_t wanted = (p.size + threads - 1) / threads;
-  const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
-  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap)));
+  const int sms = cuda::runtime::getDeviceProperties(dev).multiProcessorCount;
   switch (itemsize) {
     case 1:
-      strided_copy_kernel<1><<<blocks, threads, 0, stream>>>(dst, src, p);
+      launch_strided_copy<1>(dst, src, p, sms, stream);
       break;
     case 2:
-      strided_copy_kernel<2><<<blocks, threads, 0, stream>>>(dst, src, p);
+      launch_strided_copy<2>(dst, src, p, sms, stream);
       break;
     case 4:
-      strided_copy_kernel<4><<<blocks, threads, 0, stream>>>(dst, src, p);
+      launch_strided_copy<4>(dst, src, p, sms, stream);
       break;
     case 8:
-      strided_copy_kernel<8><<<blocks, threads, 0, stream>>>(dst, src, p);
+      launch_strided_copy<8>(dst, src, p, sms, stream);
       break;
     case 16:
-      strided_copy_kernel<16><<<blocks, threads, 0, stream>>>(dst, src, p);
+      launch_strided_copy<16>(dst, src, p, sms, stream);
       break;
     default:
       throw value_error("unsupported item size " + std::to_string(itemsize));
