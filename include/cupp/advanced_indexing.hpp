@@ -221,6 +221,7 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
  private:
   // The first out-of-range index, checked array by array as NumPy does.
   void check_bounds() const {
+    if (plan_.n_index == 0) return;
     for (int k = 0; k < K; ++k)
       if (const auto bad = detail::first_bad_index(idx_[k], plan_.ext[k], true))
         throw index_error(detail::out_of_bounds_message(*bad, plan_.axis[k], plan_.ext[k]));
@@ -445,6 +446,7 @@ inline gather_plan along_axis_plan(const shape_t& shape, const strides_t& stride
   p.ext[0] = shape[axis];
   p.ast[0] = strides[axis];
   p.axis[0] = axis;
+  p.n_index = size_of(r);
   return p;
 }
 
@@ -455,8 +457,9 @@ inline gather_plan along_axis_plan(const shape_t& shape, const strides_t& stride
 template <class T, class S, class X>
 ndarray<T, S> take(const ndarray<T, S>& a, const X& indices, std::optional<index_t> axis = {},
                    take_mode mode = take_mode::raise) {
-  const ndarray<T, S> src = axis ? a : a.ravel();
-  const int ax = axis ? detail::checked_axis(*axis, a.ndim()) : 0;
+  // NumPy takes along axis 0 of a 0-d array as of its 1-element form.
+  const ndarray<T, S> src = axis && a.ndim() > 0 ? a : a.reshape(-1);
+  const int ax = axis ? detail::checked_axis(*axis, src.ndim()) : 0;
   auto idx = detail::to_index_array<S>(indices);
   if (src.shape()[ax] == 0 && idx.size() > 0)
     throw index_error("cannot do a non-empty take from an empty axes.");
@@ -496,12 +499,13 @@ void put_along_axis(const ndarray<T, S>& arr, const X& indices, const V& values,
   if (!axis) {
     if (idx.ndim() != 1)
       throw value_error("when axis=None, `indices` must have a single dimension.");
-    if (!arr.flags().writeable) throw value_error("assignment destination is read-only");
-    const detail::flat_target<T, S> f(arr);
-    auto p =
-        detail::along_axis_plan(f.flat.shape(), f.flat.strides(), 0, idx.shape(), idx.strides());
-    gather_ref<T, S, 1>(f.flat, {idx}, std::move(p)) = values;
-    f.finish();
+    // NumPy writes through arr.flat, which is read-only unless arr is
+    // C-contiguous.
+    if (!arr.flags().writeable || !arr.is_c_contiguous())
+      throw value_error("assignment destination is read-only");
+    const ndarray<T, S> flat = arr.reshape(-1);
+    auto p = detail::along_axis_plan(flat.shape(), flat.strides(), 0, idx.shape(), idx.strides());
+    gather_ref<T, S, 1>(flat, {idx}, std::move(p)) = values;
     return;
   }
   const int ax = detail::checked_axis(*axis, arr.ndim());
@@ -599,7 +603,7 @@ ndarray<T, S> choose(const X& a, const std::vector<ndarray<T, S>>& choices,
   for (const auto& c : choices) shapes.push_back(c.shape());
   shapes.push_back(idx.shape());
   const shape_t r = detail::broadcast_args(shapes);
-  if (mode == take_mode::raise && detail::first_bad_index(idx, n, false))
+  if (mode == take_mode::raise && detail::size_of(r) > 0 && detail::first_bad_index(idx, n, false))
     throw value_error("invalid entry in choice array");
   shape_t sshape{n};
   for (index_t e : r) sshape.push_back(e);

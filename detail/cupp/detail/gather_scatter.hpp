@@ -44,6 +44,9 @@ struct gather_plan {
   index_t ext[max_index_arrays] = {};
   index_t ast[max_index_arrays] = {};  // source byte stride of the indexed axis
   int axis[max_index_arrays] = {};     // the indexed axis (for messages)
+  // Elements of the index arrays' broadcast: NumPy checks the indices only
+  // when there are some, even if the result is empty for other reasons.
+  index_t n_index = 0;
 };
 
 // One item of an index tuple: a basic index, or index array number `array`.
@@ -54,7 +57,7 @@ struct plan_item {
 
 inline std::string index_shapes_message(std::span<const shape_t> shapes) {
   std::string m = "shape mismatch: indexing arrays could not be broadcast together with shapes ";
-  for (const shape_t& s : shapes) m += to_string(s) + " ";
+  for (const shape_t& s : shapes) m += compact_shape(s) + " ";
   return m;
 }
 
@@ -148,6 +151,7 @@ inline gather_plan plan_gather(const shape_t& shape, const strides_t& strides,
   }
   keep_whole(nd - axis);
   const shape_t b = broadcast_index_shapes(ishape);
+  p.n_index = size_of(b);
   const bool adjacent = last_adv - first_adv + 1 == n_adv;
   const int at = adjacent ? insert_at : 0;
   const int rnd = bshape.size() + b.size();
