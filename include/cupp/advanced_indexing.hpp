@@ -24,6 +24,7 @@
 // undefined behaviour.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -115,7 +116,12 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
   using value_type = T;
   using space = S;
   static constexpr int slots = 1 + K;
-  static constexpr int max_itemsize = sizeof(T) > 8 ? static_cast<int>(sizeof(T)) : 8;
+  // Sets the elements per thread (16 bytes of them, elementwise_kernel.hpp):
+  // counted by the gathered type, at least 4, so that a thread has four
+  // random reads in flight and reads 32 bytes of a single int64 index array
+  // at once; the 8 of the indices bound it when there are several arrays,
+  // to keep their registers in check.
+  static constexpr int max_itemsize = std::max<int>(static_cast<int>(sizeof(T)), K == 1 ? 4 : 8);
   using index_arrays = std::array<ndarray<std::int64_t, S>, K>;
 
   gather_ref(ndarray<T, S> a, index_arrays idx, detail::gather_plan plan,

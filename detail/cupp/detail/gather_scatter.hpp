@@ -202,8 +202,8 @@ CUPP_HD inline void report_fault(index_fault* f, long long value, int which) {
 }
 
 // The position index `i` selects on an axis of extent n, under `mode`;
-// false (with the fault reported) when it is out of range and mode raises.
-CUPP_HD inline bool fix_index(index_t& i, index_t n, index_mode mode, index_fault* f, int which) {
+// false when it is out of range and mode raises.
+CUPP_HD inline bool fix_index(index_t& i, index_t n, index_mode mode) {
   switch (mode) {
     case index_mode::wrap:
       i %= n;
@@ -213,10 +213,7 @@ CUPP_HD inline bool fix_index(index_t& i, index_t n, index_mode mode, index_faul
       i = i < 0 ? 0 : (i >= n ? n - 1 : i);
       return true;
     case index_mode::raise:
-      if (i < -n || i >= n) {
-        report_fault(f, i, which);
-        return false;
-      }
+      if (i < -n || i >= n) return false;
       [[fallthrough]];
     default:
       if (i < 0) i += n;
@@ -226,36 +223,53 @@ CUPP_HD inline bool fix_index(index_t& i, index_t n, index_mode mode, index_faul
 
 // ---------------------------------------------------------------------------
 // The gather evaluator: an expression operand that reads the source
-// through the index arrays.
+// through the index arrays. load() computes the chunk's N offsets and
+// issues all N loads before anything else, so that N independent random
+// reads are in flight per thread; a bad index is reported after them.
 
 template <class T, int K, int N>
 struct gather_eval {
   using value_type = T;
-  struct regs {
-    index_t pos;
-    regs_of<std::int64_t, N> idx[K];
-  };
+  using regs = regs_of<T, N>;
   const char* src;
   index_t st[kernel_dims];
   array_eval<std::int64_t, N> idx[K];
   index_t ext[K], ast[K];
   index_mode mode;
-  index_fault* fault;
+  index_fault* fault;  // set: out-of-range indices are reported here
 
   CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
-    r.pos = chunk_offset(st, c, nd);
+    const index_t pos = chunk_offset(st, c, nd);
+    regs_of<std::int64_t, N> ir[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) idx[k].load(r.idx[k], c, nd, count);
+    for (int k = 0; k < K; ++k) idx[k].load(ir[k], c, nd, count);
+    index_t off[N];
+    bool ok[N];
+    int bad_k = -1;
+    long long bad_v = 0;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      off[j] = pos + j * st[0];
+      ok[j] = j < count;
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        index_t i = ir[k].v[j];
+        if (ok[j] && !fix_index(i, ext[k], mode)) {
+          if (bad_k < 0) {
+            bad_k = k;
+            bad_v = i;
+          }
+          ok[j] = false;
+        }
+        off[j] += i * ast[k];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j) r.v[j] = ok[j] ? *reinterpret_cast<const T*>(src + off[j]) : T{};
+    if (bad_k >= 0 && fault) report_fault(fault, bad_v, bad_k);
   }
   CUPP_HD T value(const regs& r, int j) const {
-    index_t off = r.pos + j * st[0];
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      index_t i = r.idx[k].v[j];
-      if (!fix_index(i, ext[k], mode, fault, k)) return T{};
-      off += i * ast[k];
-    }
-    return *reinterpret_cast<const T*>(src + off);
+    return r.v[j];
   }
 };
 
@@ -427,7 +441,7 @@ struct scatter_out {
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         index_t i = r[k].v[j];
-        fix_index(i, ext[k], mode, nullptr, k);  // checked before any write
+        fix_index(i, ext[k], mode);  // checked before any write
         off += i * ast[k];
       }
       T* p = reinterpret_cast<T*>(dst + off);
