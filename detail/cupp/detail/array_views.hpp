@@ -8,11 +8,29 @@
 
 #include <concepts>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <cupp/detail/view_layout.hpp>
 
 namespace cupp::detail {
+
+// --- integer-array indexing (advanced_indexing.hpp) ---
+// An integer index array: a cupp array of an integer dtype (not bool: a
+// boolean array is a mask), or a std::vector of integers.
+template <class X>
+concept integer_index_array =
+    (requires {
+      typename X::space_type;
+      typename X::value_type;
+    } && std::is_integral_v<typename X::value_type> &&
+     !std::is_same_v<typename X::value_type, bool>) ||
+    requires(const X& x) {
+      requires std::is_same_v<X, std::vector<typename X::value_type>>;
+      requires std::is_integral_v<typename X::value_type>;
+      requires !std::is_same_v<typename X::value_type, bool>;
+    };
+// --- end integer-array indexing ---
 
 template <class A>
 class array_views {
@@ -29,6 +47,18 @@ class array_views {
     const index_item items[] = {to_index_item(idx)..., {}};
     return self().view_as(index_layout(self().shape(), self().strides(), {items, sizeof...(I)}));
   }
+
+  // --- integer-array indexing (advanced_indexing.hpp) ---
+  // x(idx), x(i0, slice(1, 3), i1): some indices are integer index arrays.
+  // The result is a cupp::gather_ref: a lazy operand that converts to an
+  // array (a copy, one gather kernel) and writes through assignment.
+  template <class... I>
+  requires((basic_index<I> || integer_index_array<I>)&&... &&
+           (integer_index_array<I> || ...)) auto
+  operator()(const I&... idx) const {
+    return advanced_index(self(), idx...);  // found by ADL in cupp::detail
+  }
+  // --- end integer-array indexing ---
 
   // The same with indices chosen at run time (NumPy's x[tuple(items)]).
   A operator()(std::span<const cupp::index_item> items) const {
