@@ -2,6 +2,7 @@
 // <cupp/npy.hpp>, ...) instead where compile time matters.
 #pragma once
 
+#include <cupp/boolean_indexing.hpp>
 #include <cupp/config.hpp>
 #include <cupp/creation.hpp>
 #include <cupp/cuda/device.hpp>
