@@ -128,8 +128,8 @@ void check_block(std::istringstream& in, const cupp::ndarray<T, S>& got, bool id
   const cupp::shape_t shape = read_dims(in, nd);
   std::size_t n;
   in >> n;
-  BOOST_TEST(got.shape() == shape, "shape " << cupp::to_string(got.shape()) << " should be "
-                                            << cupp::to_string(shape));
+  BOOST_TEST(got.shape() == shape,
+             "shape " << cupp::to_string(got.shape()) << " should be " << cupp::to_string(shape));
   const std::vector<T> v = got.to_vector();
   BOOST_TEST_REQUIRE(v.size() == n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -158,9 +158,8 @@ void check_storage(const mask_case& c, const array<T>& storage) {
     if (tag == "num")
       BOOST_TEST(cupp_test::same_bits(got[k], cupp::detail::convert<T>(id)), "element " << k);
     else
-      BOOST_TEST(cupp_test::same_bits(got[k], value_of<T>(id)), "storage element " << k
-                                                                                    << " should be "
-                                                                                    << id);
+      BOOST_TEST(cupp_test::same_bits(got[k], value_of<T>(id)),
+                 "storage element " << k << " should be " << id);
   }
 }
 
@@ -196,8 +195,8 @@ void with_mask(const mask_case& c, const std::string& t, F f) {
     const auto p = split(t, ':');
     const int md = std::stoi(p[1]);
     const std::int64_t k = std::stoll(p[2]), r = std::stoll(p[3]);
-    const array<std::int64_t> ids =
-        base_over(c, make_array<std::int64_t>(cupp::shape_t{c.m}, 'C', [](index_t i) { return i; }));
+    const array<std::int64_t> ids = base_over(
+        c, make_array<std::int64_t>(cupp::shape_t{c.m}, 'C', [](index_t i) { return i; }));
     std::vector<cupp::index_item> items;
     for (int a = 0; a < c.shape.size(); ++a)
       items.push_back(a < md ? cupp::index_item(cupp::_) : cupp::index_item(0));
@@ -292,9 +291,8 @@ void check_nonzero(const mask_case& c) {
     }
   } else {
     array<std::int64_t> r;
-    if (!run_checked(c, storage, [&] {
-          r = c.op == "flatnonzero" ? cupp::flatnonzero(x) : cupp::argwhere(x);
-        }))
+    if (!run_checked(c, storage,
+                     [&] { r = c.op == "flatnonzero" ? cupp::flatnonzero(x) : cupp::argwhere(x); }))
       return;
     std::istringstream in(c.result);
     check_block(in, r, false);
@@ -304,8 +302,8 @@ void check_nonzero(const mask_case& c) {
 // In-place operators, for dtypes that hold the ids as numbers.
 template <class T>
 void check_iadd(const mask_case& c) {
-  const array<T> storage = make_array<T>(cupp::shape_t{c.m}, 'C',
-                                         [](index_t i) { return cupp::detail::convert<T>(i); });
+  const array<T> storage =
+      make_array<T>(cupp::shape_t{c.m}, 'C', [](index_t i) { return cupp::detail::convert<T>(i); });
   const array<T> x = base_over(c, storage);
   const auto& a = c.args;
   with_mask(c, a[0], [&](const auto& m) {

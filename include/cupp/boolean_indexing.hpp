@@ -254,7 +254,8 @@ selected_rows<T, S> select_rows(const ndarray<T, S>& x, const E& m) {
   if (n == 0) return s;
   with_mask_walk<S>(m, shape_prefix(s.target.strides(), md), [&](const auto& w) {
     using W = std::remove_cvref_t<decltype(w)>;
-    s.count = select_flagged<on_device_v<S>>(select_position_fn{}, flag_fn<W>{w}, n, s.pos.data(), dev);
+    s.count =
+        select_flagged<on_device_v<S>>(select_position_fn{}, flag_fn<W>{w}, n, s.pos.data(), dev);
     s.move.rows = w.w;
   });
   return s;
@@ -362,12 +363,13 @@ class masked_ref {
     return *this;
   }
 
-#define CUPP_MASKED_INPLACE(SYMBOL, NAME)                                                     \
-  template <class V>                                                                          \
-  const masked_ref& operator SYMBOL(const V& v) const {                                       \
-    update(v, [](const auto& a, const auto& b) { return ::cupp::NAME(a, b); },                \
-           [](const auto& a, const auto& b) { a SYMBOL b; });                                 \
-    return *this;                                                                             \
+#define CUPP_MASKED_INPLACE(SYMBOL, NAME)                                   \
+  template <class V>                                                        \
+  const masked_ref& operator SYMBOL(const V& v) const {                     \
+    update(                                                                 \
+        v, [](const auto& a, const auto& b) { return ::cupp::NAME(a, b); }, \
+        [](const auto& a, const auto& b) { a SYMBOL b; });                  \
+    return *this;                                                           \
   }
   CUPP_MASKED_INPLACE(+=, add)
   CUPP_MASKED_INPLACE(-=, subtract)
@@ -382,7 +384,9 @@ class masked_ref {
 #undef CUPP_MASKED_INPLACE
 
  private:
-  int md() const { return m_.shape().size(); }
+  int md() const {
+    return m_.shape().size();
+  }
 
   // True when the value is the same for every selected row.
   bool one_per_row(const shape_t& vs) const {
@@ -507,8 +511,14 @@ ndarray<T, S> compress_impl(const ndarray<bool, S>& c0, const ndarray<T, S>& a0,
     if (len == 0 && nonzero_positions<S>(array_leaf<bool, S>{c}).second > 0)
       throw index_error("cannot do a non-empty take from an empty axes.");
     auto [pos, count] = nonzero_positions<S>(array_leaf<bool, S>{c(cupp::slice(len, _))});
-    // NumPy's take checks only when the result has elements.
-    if (count > 0 && a.size() > 0) {
+    if (count > 0) {
+      // NumPy's take checks the indices only when the result has elements;
+      // an empty result still counts every true of the condition.
+      if (a.size() == 0) {
+        shape_t rs = a.shape();
+        rs[ax] = nonzero_positions<S>(array_leaf<bool, S>{c}).second;
+        return ndarray<T, S>(rs);
+      }
       const std::int64_t first = pos.item(0);
       throw index_error("index " + std::to_string(len + first) + " is out of bounds for axis " +
                         std::to_string(ax) + " with size " + std::to_string(len));

@@ -24,10 +24,10 @@ class masked_ref;
 // One boolean index: a bool array, a lazy expression of dtype bool, or a
 // C++ bool (NumPy's x[True]). Integer index arrays are not this.
 template <class M>
-concept boolean_mask_index =
-    std::is_same_v<M, bool> ||
+concept boolean_mask_index = std::is_same_v<M, bool> ||
     (requires { typename M::value_type; } && std::is_same_v<typename M::value_type, bool> &&
-     (requires { typename M::is_cupp_expression; } || requires { typename M::space_type; }));
+     (
+         requires { typename M::is_cupp_expression; } || requires { typename M::space_type; }));
 // --- end boolean masks ------------------------------------------------------
 
 template <class A>
@@ -59,9 +59,8 @@ class array_views {
   // (count,) + x.shape[mask.ndim:]) and writes through assignment:
   // `ndarray<T> r = x(x % 3 == 1);`, `x(mask) = 0;`, `x(mask) += y;`.
   template <class M>
-  requires boolean_mask_index<M> masked_ref<A, M> operator()(const M& mask) const {
-    return masked_ref<A, M>(self(), mask);
-  }
+  requires boolean_mask_index<M> masked_ref<A, M>
+  operator()(const M& mask) const { return masked_ref<A, M>(self(), mask); }
   // ndarray.nonzero(): numpy.nonzero(x).
   auto nonzero() const { return nonzero_of(self()); }
   // --- end boolean masks -----------------------------------------------------

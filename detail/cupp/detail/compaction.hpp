@@ -328,8 +328,7 @@ void split_coords(const std::int64_t* pos, std::int64_t* out, const coord_split&
   if constexpr (OnDevice) {
 #if defined(__CUDACC__)
     split_coords_kernel<>
-        <<<blocks_for(count, device), 256, 0, stream_of_device(device)>>>(pos, out,
-                                                                                         s, count);
+        <<<blocks_for(count, device), 256, 0, stream_of_device(device)>>>(pos, out, s, count);
     cuda::check_last_launch("nonzero coordinate kernel");
 #endif
   } else {
