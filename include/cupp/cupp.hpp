@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cupp/advanced_indexing.hpp>
+#include <cupp/boolean_indexing.hpp>
 #include <cupp/config.hpp>
 #include <cupp/creation.hpp>
 #include <cupp/cuda/device.hpp>

@@ -31,6 +31,20 @@ concept integer_index_array =
       requires !std::is_same_v<typename X::value_type, bool>;
     };
 // --- end integer-array indexing ---
+// --- boolean masks (include/cupp/boolean_indexing.hpp) ---------------------
+// x(mask) returns this proxy; its definition is in boolean_indexing.hpp,
+// which <cupp/cupp.hpp> includes.
+template <class A, class M>
+class masked_ref;
+
+// One boolean index: a bool array, a lazy expression of dtype bool, or a
+// C++ bool (NumPy's x[True]). Integer index arrays are not this.
+template <class M>
+concept boolean_mask_index = std::is_same_v<M, bool> ||
+    (requires { typename M::value_type; } && std::is_same_v<typename M::value_type, bool> &&
+     (
+         requires { typename M::is_cupp_expression; } || requires { typename M::space_type; }));
+// --- end boolean masks ------------------------------------------------------
 
 template <class A>
 class array_views {
@@ -67,6 +81,17 @@ class array_views {
     for (const cupp::index_item& it : items) v.push_back(it.get());
     return self().view_as(index_layout(self().shape(), self().strides(), v));
   }
+
+  // --- boolean masks ---------------------------------------------------------
+  // NumPy's x[mask]: a proxy that converts to the selected copy (shape
+  // (count,) + x.shape[mask.ndim:]) and writes through assignment:
+  // `ndarray<T> r = x(x % 3 == 1);`, `x(mask) = 0;`, `x(mask) += y;`.
+  template <class M>
+  requires boolean_mask_index<M> masked_ref<A, M>
+  operator()(const M& mask) const { return masked_ref<A, M>(self(), mask); }
+  // ndarray.nonzero(): numpy.nonzero(x).
+  auto nonzero() const { return nonzero_of(self()); }
+  // --- end boolean masks -----------------------------------------------------
 
   // ndarray.reshape: a view when the strides allow it (NumPy's rule, also
   // for non-contiguous arrays), otherwise a copy. One extent may be
