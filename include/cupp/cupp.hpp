@@ -14,6 +14,7 @@
 #include <cupp/expression.hpp>
 #include <cupp/generators.hpp>
 #include <cupp/indexing.hpp>
+#include <cupp/joining.hpp>
 #include <cupp/manipulation.hpp>
 #include <cupp/module.hpp>
 #include <cupp/ndarray.hpp>
