@@ -359,6 +359,12 @@ BOOST_AUTO_TEST_CASE(scalars_and_braces) {
   BOOST_TEST((cupp::hstack({a, a}).shape() == cupp::shape_t{2, 4}));
   BOOST_TEST((cupp::dstack({a, a}).shape() == cupp::shape_t{2, 2, 2}));
   BOOST_TEST((cupp::column_stack({a, a}).shape() == cupp::shape_t{2, 4}));
+  // Braces are a list of division points, as NumPy's [1]; an integer is a
+  // count of sections.
+  BOOST_TEST(cupp::split(a, {1}).size() == 2u);
+  BOOST_TEST(cupp::vsplit(a, {1}).size() == 2u);
+  BOOST_TEST(cupp::split(a, 1).size() == 1u);
+  BOOST_TEST(cupp::hsplit(a, 2)[1].shape() == (cupp::shape_t{2, 1}));
   const std::vector<array<std::int32_t>> v{a, a};
   BOOST_TEST((cupp::concatenate(std::span<const array<std::int32_t>>(v), cupp::none).shape() ==
               cupp::shape_t{8}));

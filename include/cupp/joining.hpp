@@ -379,8 +379,10 @@ ndarray<T, S> stack(std::initializer_list<ndarray<T, S>> arrays, index_t axis = 
 
 // numpy.array_split(a, sections, axis=0): `sections` parts, the first
 // (n % sections) one element longer.
-template <class T, class S>
-std::vector<ndarray<T, S>> array_split(const ndarray<T, S>& a, index_t sections, index_t axis = 0) {
+// (The count is a template so that braces, split(a, {2}), always mean a
+// list of indices, as NumPy's [2] does.)
+template <class T, class S, std::integral I>
+std::vector<ndarray<T, S>> array_split(const ndarray<T, S>& a, I sections, index_t axis = 0) {
   const int ax = detail::split_axis(axis, a.ndim());
   return detail::split_views(a, ax, detail::array_split_parts(a.shape()[ax], sections));
 }
@@ -394,8 +396,8 @@ std::vector<ndarray<T, S>> array_split(const ndarray<T, S>& a, const std::vector
 }
 
 // numpy.split: as array_split, but `sections` must divide the axis.
-template <class T, class S>
-std::vector<ndarray<T, S>> split(const ndarray<T, S>& a, index_t sections, index_t axis = 0) {
+template <class T, class S, std::integral I>
+std::vector<ndarray<T, S>> split(const ndarray<T, S>& a, I sections, index_t axis = 0) {
   const int ax = detail::split_axis(axis, a.ndim());
   return detail::split_views(a, ax, detail::split_parts(a.shape()[ax], sections));
 }
@@ -408,8 +410,8 @@ std::vector<ndarray<T, S>> split(const ndarray<T, S>& a, const std::vector<index
 // numpy.hsplit (axis 1, or 0 for 1-d arrays), vsplit (axis 0, at least
 // 2-d) and dsplit (axis 2, at least 3-d).
 #define CUPP_SPLIT_FORMS(name, check, message, axis_expr)                                        \
-  template <class T, class S>                                                                    \
-  std::vector<ndarray<T, S>> name(const ndarray<T, S>& a, index_t sections) {                    \
+  template <class T, class S, std::integral I>                                                   \
+  std::vector<ndarray<T, S>> name(const ndarray<T, S>& a, I sections) {                          \
     if (check) throw value_error(message);                                                       \
     return split(a, sections, axis_expr);                                                        \
   }                                                                                              \
@@ -463,12 +465,19 @@ ndarray<T, S> insert(const ndarray<T, S>& arr_in, const positions& obj,
   } else {
     idx = *obj.list();
   }
-  const ndarray<T, S> values = [&] {
-    if constexpr (std::is_same_v<T, U>)
-      return values_in;
-    else
-      return values_in.template astype<T>();
-  }();
+  // The values in arr's dtype (NumPy's unsafe cast) broadcast to `slot`:
+  // made only once every check has passed, so that an error allocates
+  // nothing.
+  auto converted = [](const auto& v, const shape_t& slot, const std::string& message) {
+    const ndarray<T, S> c = [&] {
+      if constexpr (std::is_same_v<T, U>)
+        return v;
+      else
+        return v.template astype<T>();
+    }();
+    return c.view_as(detail::setitem_broadcast(c.shape(), c.strides(), slot, message));
+  };
+  const ndarray<U, S>& values = values_in;
   shape_t newshape = arr.shape();
   if (idx.size() == 1) {
     index_t index = idx[0];
@@ -479,7 +488,7 @@ ndarray<T, S> insert(const ndarray<T, S>& arr_in, const positions& obj,
     if (index < 0) index += n;
     // array(values, ndmin=arr.ndim), its first axis moved to `axis` for a
     // scalar obj (so that values fill arr[:, i:i+1, :] rather than arr[:, i, :]).
-    ndarray<T, S> v = values;
+    ndarray<U, S> v = values;
     if (v.ndim() < arr.ndim()) {
       const shape_t pad = shape_t::filled(arr.ndim() - v.ndim(), 1);
       shape_t sh = pad;
@@ -495,14 +504,15 @@ ndarray<T, S> insert(const ndarray<T, S>& arr_in, const positions& obj,
     newshape[ax] += numnew;
     shape_t slot = newshape;
     slot[ax] = numnew;
-    const detail::view_layout vb = detail::setitem_broadcast(
-        v.shape(), v.strides(), slot,
-        "could not broadcast input array from shape " + detail::compact_shape(v.shape()) +
-            " into shape " + detail::compact_shape(slot));
+    const std::string message = "could not broadcast input array from shape " +
+                                detail::compact_shape(v.shape()) + " into shape " +
+                                detail::compact_shape(slot);
+    detail::setitem_broadcast(v.shape(), v.strides(), slot, message);
+    const ndarray<T, S> vals = converted(v, slot, message);
     ndarray<T, S> out(newshape, o);
     detail::join_writer<T, S> w(out);
     w.put(detail::axis_slice(out, ax, 0, index), detail::axis_slice(arr, ax, 0, index));
-    w.put(detail::axis_slice(out, ax, index, numnew), v.view_as(vb));
+    w.put(detail::axis_slice(out, ax, index, numnew), vals);
     w.put(detail::axis_slice(out, ax, index + numnew, n - index),
           detail::axis_slice(arr, ax, index, n - index));
     w.run();
@@ -513,10 +523,10 @@ ndarray<T, S> insert(const ndarray<T, S>& arr_in, const positions& obj,
   newshape[ax] += numnew;
   shape_t slot = newshape;
   slot[ax] = numnew;
-  const detail::view_layout vb = detail::setitem_broadcast(
-      values.shape(), values.strides(), slot,
+  const std::string message =
       "shape mismatch: value array of shape " + detail::compact_shape(values.shape()) +
-          " could not be broadcast to indexing result of shape " + detail::compact_shape(slot));
+      " could not be broadcast to indexing result of shape " + detail::compact_shape(slot);
+  detail::setitem_broadcast(values.shape(), values.strides(), slot, message);
   // Positions named twice take the last value, as NumPy's fancy assignment.
   std::vector<index_t> from(static_cast<std::size_t>(newshape[ax]), -1);
   for (std::size_t k = 0; k < pos.size(); ++k) from[pos[k]] = static_cast<index_t>(k);
@@ -530,8 +540,8 @@ ndarray<T, S> insert(const ndarray<T, S>& arr_in, const positions& obj,
                       " could not be broadcast to indexing result of shape " +
                       detail::compact_shape(got));
   }
+  const ndarray<T, S> vals = converted(values, slot, message);
   ndarray<T, S> out(newshape, o);
-  const ndarray<T, S> vals = values.view_as(vb);
   detail::join_writer<T, S> w(out);
   for (std::size_t j = 0; j < from.size(); ++j) {
     const index_t jj = static_cast<index_t>(j);
