@@ -16,6 +16,7 @@
 #include <cupp/expression.hpp>
 #include <cupp/generators.hpp>
 #include <cupp/indexing.hpp>
+#include <cupp/joining.hpp>
 #include <cupp/manipulation.hpp>
 #include <cupp/module.hpp>
 #include <cupp/ndarray.hpp>

@@ -108,6 +108,21 @@ ndarray<T, S> atleast_3d(const ndarray<T, S>& a) {
   return a.view_as(detail::atleast_layout(a.shape(), a.strides(), 3));
 }
 
+// numpy.atleast_1d/2d/3d(a, b, ...) of several arrays: a std::tuple of
+// their views (the arrays may differ in dtype), as broadcast_arrays returns.
+template <class S, class... T>
+requires(sizeof...(T) >= 2) std::tuple<ndarray<T, S>...> atleast_1d(const ndarray<T, S>&... a) {
+  return {atleast_1d(a)...};
+}
+template <class S, class... T>
+requires(sizeof...(T) >= 2) std::tuple<ndarray<T, S>...> atleast_2d(const ndarray<T, S>&... a) {
+  return {atleast_2d(a)...};
+}
+template <class S, class... T>
+requires(sizeof...(T) >= 2) std::tuple<ndarray<T, S>...> atleast_3d(const ndarray<T, S>&... a) {
+  return {atleast_3d(a)...};
+}
+
 // numpy.ascontiguousarray(a): `a` itself (a view, at least 1-d) when it is
 // C-contiguous, else a C-ordered copy.
 template <class T, class S>
