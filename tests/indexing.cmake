@@ -2,6 +2,8 @@
 # NumPy (tests/generate_indexing_fixtures.py): the same sources built for
 # host arrays and for device arrays (CUPP_TEST_DEVICE).
 set(cupp_indexing_sources indexing_views_test.cu indexing_assign_test.cu)
+# Tiling, padding and diagonals (tests/generate_rearrange_fixtures.py).
+list(APPEND cupp_indexing_sources indexing_rearrange_test.cu)
 cupp_add_test(indexing_host_test host ${cupp_indexing_sources})
 cupp_add_test(indexing_gpu_test gpu ${cupp_indexing_sources})
 target_compile_definitions(indexing_gpu_test PRIVATE CUPP_TEST_DEVICE=1)

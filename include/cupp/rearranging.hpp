@@ -60,6 +60,12 @@ class pairs {
     }
     shape_ = {static_cast<index_t>(rows.size()), cols};
   }
+  // Values in C order with the shape NumPy's asarray gives them (0-, 1- or
+  // 2-d), for lists built at run time.
+  pairs(std::vector<V> values, const shape_t& shape) : v_(std::move(values)), shape_(shape) {
+    if (shape_.size() > 2 || size_of(shape_) != static_cast<index_t>(v_.size()))
+      throw value_error("pad: the values do not match their shape " + to_string(shape_));
+  }
   pairs(const std::vector<std::array<V, 2>>& rows) : shape_{static_cast<index_t>(rows.size()), 2} {
     for (const auto& r : rows) v_.insert(v_.end(), r.begin(), r.end());
   }
@@ -67,7 +73,7 @@ class pairs {
   // numpy.lib._arraypad_impl._as_pairs: one (before, after) pair per axis.
   std::vector<std::array<V, 2>> as_pairs(int nd, bool as_index) const {
     auto check = [&] {
-      if constexpr (std::is_integral_v<V>)
+      if constexpr (std::is_signed_v<V> && std::is_integral_v<V>)
         if (as_index)
           for (const V& x : v_)
             if (x < 0) throw value_error("index can't contain negative values");
@@ -137,6 +143,8 @@ gather_expr<T, S> repeat(const ndarray<T, S>& a, const detail::int_list& repeats
                          const axis_arg& axis = {}) {
   if (!axis.all() && axis.size() != 1)
     throw type_error("'tuple' object cannot be interpreted as an integer");
+  // NumPy reads a 0-d array with an axis as a 1-d array of one element.
+  if (a.ndim() == 0 && !axis.all()) return repeat(a.reshape(shape_t{1}), repeats, axis);
   const bool flat = axis.all();
   const int ax = flat ? 0 : detail::checked_axis(axis[0], a.ndim());
   const index_t n = flat ? a.size() : a.shape()[ax];
@@ -146,8 +154,9 @@ gather_expr<T, S> repeat(const ndarray<T, S>& a, const detail::int_list& repeats
   std::optional<ndarray<index_t, S>> table;
   if (repeats.size() == 1) {
     const index_t r = repeats[0];
-    if (r < 0) throw value_error("negative dimensions are not allowed");
-    total = n * r;
+    // (NumPy's error is that of the result's shape: none when n is 0.)
+    if (r < 0 && n > 0) throw value_error("negative dimensions are not allowed");
+    total = r < 0 ? 0 : n * r;
     if (r > 0 && total / r != n) throw value_error("negative dimensions are not allowed");
     m.kind = detail::axis_map::divide;
     m.div = r > 0 ? r : 1;
