@@ -4,6 +4,7 @@
 
 #include <cupp/config.hpp>
 #include <cupp/creation.hpp>
+#include <cupp/diagonals.hpp>
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
@@ -19,6 +20,7 @@
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>
 #include <cupp/print.hpp>
+#include <cupp/rearranging.hpp>
 #include <cupp/reductions.hpp>
 #include <cupp/shape.hpp>
 #include <cupp/ufunc.hpp>
