@@ -8,6 +8,8 @@ list(APPEND cupp_indexing_sources indexing_advanced_test.cu)
 list(APPEND cupp_indexing_sources indexing_mask_test.cu)
 # Joining and splitting (tests/generate_join_fixtures.py).
 list(APPEND cupp_indexing_sources indexing_join_test.cu)
+# Tiling, padding and diagonals (tests/generate_rearrange_fixtures.py).
+list(APPEND cupp_indexing_sources indexing_rearrange_test.cu)
 cupp_add_test(indexing_host_test host ${cupp_indexing_sources})
 cupp_add_test(indexing_gpu_test gpu ${cupp_indexing_sources})
 target_compile_definitions(indexing_gpu_test PRIVATE CUPP_TEST_DEVICE=1)

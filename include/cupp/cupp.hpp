@@ -6,6 +6,7 @@
 #include <cupp/boolean_indexing.hpp>
 #include <cupp/config.hpp>
 #include <cupp/creation.hpp>
+#include <cupp/diagonals.hpp>
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
@@ -22,6 +23,7 @@
 #include <cupp/ndarray.hpp>
 #include <cupp/npy.hpp>
 #include <cupp/print.hpp>
+#include <cupp/rearranging.hpp>
 #include <cupp/reductions.hpp>
 #include <cupp/shape.hpp>
 #include <cupp/ufunc.hpp>

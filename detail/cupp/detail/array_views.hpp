@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/detail/diagonal_layout.hpp>
 #include <cupp/detail/view_layout.hpp>
 
 namespace cupp::detail {
@@ -158,6 +159,14 @@ class array_views {
   // or a list ({0, 2}) of axes that must have extent 1.
   A squeeze(axis_arg axis = {}) const {
     return self().view_as(squeeze_layout(self().shape(), self().strides(), axis));
+  }
+
+  // ndarray.diagonal(offset=0, axis1=0, axis2=1): a read-only view (as
+  // NumPy's) with axis1 and axis2 replaced by the diagonal, last.
+  A diagonal(index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) const {
+    A r = self().view_as(diagonal_layout(self().shape(), self().strides(), offset, axis1, axis2));
+    r.setflags(false);
+    return r;
   }
 
  private:
