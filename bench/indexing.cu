@@ -153,8 +153,8 @@ int main(int argc, char** argv) {
         cols.push_back(cupp::full<float>({4096, 8192}, static_cast<float>(i)));
       add("concatenate.axis1.f32", time_ms(o, [&] { r = cupp::concatenate(cols, 1); }),
           2.0 * 8 * n * 4);
-      expect("concatenate.axis1.f32",
-             r.shape() == (cupp::shape_t{4096, 65536}) && r.item(4095, 5 * 8192 + 3) == 5.0f);
+      expect("concatenate.axis1.f32", r.shape() == (cupp::shape_t{4096, 65536}) &&
+                                          r.item(4095, 5 * 8192 + 3) == 5.0f);
     }
 #endif
     if (!o.json.empty())

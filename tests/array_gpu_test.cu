@@ -95,9 +95,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(layout_changing_copies, T, cupp_test::dtype_list) 
       BOOST_TEST(same_elements(got.get(), hv.copy(o)));
     }
   };
-  check(h, d);                                        // C -> F: tiles, batches of 3
-  check(h.transpose(1, 2, 0), d.transpose(1, 2, 0));  // a permutation
-  check(h(1).T(), d(1).T());                          // one 97 x 70 transpose
+  check(h, d);                                           // C -> F: tiles, batches of 3
+  check(h.transpose(1, 2, 0), d.transpose(1, 2, 0));     // a permutation
+  check(h(1).T(), d(1).T());                             // one 97 x 70 transpose
   check(h(_, slice(1, 69), slice(2, 95)), d(_, slice(1, 69), slice(2, 95)));  // rows
   check(h(_, slice(_, _, -1), slice(_, _, 3)), d(_, slice(_, _, -1), slice(_, _, 3)));
   check(h(2, slice(3, 20)).T(), d(2, slice(3, 20)).T());  // 17 rows: a partial tile

@@ -258,58 +258,10 @@ inline constexpr int reduce_threads = 256;
 // its first element (arg reductions). Ordered (positions increase along
 // the walk, so along the chunk): an arg reduction picks the chunk's best
 // element by value alone and combines it once, a third of the work.
-// float32 arg reductions over full chunks of an ordered walk: the chunk's
-// extreme costs one instruction per element (max.NaN keeps a NaN, as
-// argmax must; nanargmax's plain max drops it), and only a chunk that beats
-// the accumulator looks for the position of its extreme.
-template <class Red, class V>
-concept float_arg_chunks = requires {
-  Red::is_arg_max;
-}
-&&std::is_same_v<typename Red::value_type, float>&& std::is_same_v<V, float>;
-
-template <bool Max, bool KeepNan>
-__device__ inline float chunk_extreme(float a, float b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (KeepNan) {
-    float m;
-    if constexpr (Max)
-      asm("max.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
-    else
-      asm("min.NaN.f32 %0, %1, %2;" : "=f"(m) : "f"(a), "f"(b));
-    return m;
-  }
-#else
-  if constexpr (KeepNan)
-    if (a != a || b != b) return a != a ? a : b;
-#endif
-  return Max ? fmaxf(a, b) : fminf(a, b);
-}
-
 template <int N, bool Ordered, class Red, class E>
 __device__ inline void accumulate_chunk(const E& e, const Red& red, typename Red::acc_type& acc,
                                         const typename E::regs& r, index_t p0, index_t pstep,
                                         int count) {
-  if constexpr (Ordered && N > 1 && float_arg_chunks<Red, decltype(e.value(r, 0))>) {
-    if (count == N) {
-      float m = e.value(r, 0);
-#pragma unroll
-      for (int j = 1; j < N; ++j)
-        m = chunk_extreme<Red::is_arg_max, !Red::skips_nan>(m, e.value(r, j));
-      if (acc.i < 0 || red.replaces(acc.v, m)) {
-        // The first element equal to the extreme (or the first NaN, when
-        // the extreme is one): a tie keeps the earlier position.
-        int at = 0;
-#pragma unroll
-        for (int j = N - 1; j >= 0; --j) {
-          const float v = e.value(r, j);
-          if (v == m || (m != m && v != v)) at = j;
-        }
-        acc = red.combine_ordered(acc, red.map(e.value(r, at), p0 + at * pstep));
-      }
-      return;
-    }
-  }
   if constexpr (Ordered) {
     auto best = e.value(r, 0);
     int at = 0;

@@ -165,9 +165,7 @@ struct arg_acc {
 template <class T, bool Max, bool SkipNan = false>
 struct arg_op {
   using acc_type = arg_acc<T>;
-  using value_type = T;
   static constexpr bool needs_index = true;
-  static constexpr bool is_arg_max = Max, skips_nan = SkipNan;
   CUPP_HD acc_type identity() const { return {T{}, -1}; }
   template <class V>
   CUPP_HD acc_type map(const V& v, index_t i) const {
