@@ -351,6 +351,19 @@ BOOST_AUTO_TEST_CASE(constants_that_do_not_fit) {
   for (int i = 0; i < 9; ++i) BOOST_TEST(got[i] == (i % 4 == 0 ? std::int8_t(-24) : x[i]));
 }
 
+// Results too large to address raise value_error before anything is built.
+BOOST_AUTO_TEST_CASE(results_too_big) {
+  const array<float> a = make_storage<float>(6).reshape(2, 3);
+  constexpr index_t huge = INT64_MAX / 2;
+  BOOST_CHECK_THROW((void)cupp::tile(a, {huge, 1}), cupp::value_error);
+  BOOST_CHECK_THROW((void)cupp::repeat(a, huge), cupp::value_error);
+  BOOST_CHECK_THROW((void)cupp::repeat(a, {huge, huge}, 0), cupp::value_error);
+  BOOST_CHECK_THROW((void)cupp::pad(a, {{0, 0}, {huge, huge}}), cupp::value_error);
+  BOOST_CHECK_THROW((void)cupp::resize(a, {huge, 4}), cupp::value_error);
+  BOOST_CHECK_THROW((void)cupp::diagflat(a, INT64_MIN), cupp::value_error);
+  BOOST_CHECK_THROW((void)cupp::diagflat(a, huge), cupp::value_error);
+}
+
 // Read-only arrays: diagonal views refuse writes, fill_diagonal on a
 // read-only array writes nothing.
 BOOST_AUTO_TEST_CASE(read_only) {

@@ -36,8 +36,9 @@ namespace detail {
 // The (n + |k|)-square matrix with v's elements (in C order) on diagonal k.
 template <class T, class S>
 gather_expr<T, S> diag_matrix(const ndarray<T, S>& v, index_t k) {
+  if (k == INT64_MIN) throw value_error(too_big);
   const index_t ak = k < 0 ? -k : k;
-  if (ak > INT64_MAX - v.size()) throw value_error("array is too big.");
+  if (ak > INT64_MAX - v.size()) throw value_error(too_big);
   const index_t n = v.size() + ak;
   const shape_t out{n, n};
   checked_size(out, sizeof(T));

@@ -34,6 +34,10 @@ inline std::string broadcast_shape_message(index_t n, index_t m) {
          std::to_string(m) + ",)";
 }
 
+// NumPy's message for a result too large to address.
+inline constexpr const char* too_big =
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+
 // Python's a % n for n > 0 (never negative).
 inline index_t py_mod(index_t a, index_t n) {
   const index_t r = a % n;
@@ -122,6 +126,7 @@ gather_expr<T, S> tile(const ndarray<T, S>& A, const detail::int_list& reps) {
   for (int i = 0; i < nd; ++i) {
     const int ai = i - (nd - an), ri = i - (nd - d);
     const index_t n = ai >= 0 ? A.shape()[ai] : 1, r = ri >= 0 ? reps[ri] : 1;
+    if (r > 0 && n > INT64_MAX / r) throw value_error(detail::too_big);
     out[i] = n * r;
     if (n > 1) {
       g.m[i].stride = A.strides()[ai];
@@ -156,38 +161,42 @@ gather_expr<T, S> repeat(const ndarray<T, S>& a, const detail::int_list& repeats
     const index_t r = repeats[0];
     // (NumPy's error is that of the result's shape: none when n is 0.)
     if (r < 0 && n > 0) throw value_error("negative dimensions are not allowed");
+    if (r > 0 && n > INT64_MAX / r) throw value_error(detail::too_big);
     total = r < 0 ? 0 : n * r;
-    if (r > 0 && total / r != n) throw value_error("negative dimensions are not allowed");
     m.kind = detail::axis_map::divide;
     m.div = r > 0 ? r : 1;
   } else {
     if (repeats.size() != n) throw value_error(detail::broadcast_shape_message(n, repeats.size()));
     for (index_t r : repeats.values())
       if (r < 0) throw value_error("repeats may not contain negative values.");
-    for (index_t r : repeats.values()) total += r;
+    for (index_t r : repeats.values()) {
+      if (total > INT64_MAX - r) throw value_error(detail::too_big);
+      total += r;
+    }
+    m.kind = detail::axis_map::table;
+  }
+  shape_t out = flat ? shape_t{total} : a.shape();
+  if (!flat) out[ax] = total;
+  detail::checked_size(out, sizeof(T));
+  if (m.kind == detail::axis_map::table) {
+    // The source index of every output position along the axis.
     std::vector<index_t> src;
     src.reserve(static_cast<std::size_t>(total));
     for (index_t i = 0; i < n; ++i)
       for (index_t j = 0; j < repeats[static_cast<int>(i)]; ++j) src.push_back(i);
     table = detail::index_table<S>(src);
-    m.kind = detail::axis_map::table;
     m.tab = table->data();
   }
-  shape_t out;
   if (flat) {
     g.mode = detail::gather_fn<T>::flat;
     detail::set_flat_source(g, a);
     g.m[0] = m;
-    out = shape_t{total};
   } else {
-    out = a.shape();
-    out[ax] = total;
     for (int i = 0; i < a.ndim(); ++i) {
       if (i == ax) g.m[i] = m;
       g.m[i].stride = a.strides()[i];
     }
   }
-  detail::checked_size(out, sizeof(T));
   return {a, out, g, std::move(table)};
 }
 
@@ -225,14 +234,15 @@ gather_expr<T, S> roll(const ndarray<T, S>& a, const detail::int_list& shift,
                        const axis_arg& axis = {}) {
   detail::gather_fn<T> g;
   if (axis.all()) {
-    index_t s = 0;
-    for (index_t v : shift.values()) s += v;
     g.mode = detail::gather_fn<T>::flat;
     detail::set_flat_source(g, a);
-    if (a.size() > 0) {
+    const index_t n = a.size();
+    if (n > 0) {
+      index_t s = 0;  // the shifts add up, modulo n (no overflow)
+      for (index_t v : shift.values()) s = detail::py_mod(s + detail::py_mod(v, n), n);
       g.m[0].kind = detail::axis_map::wrap;
-      g.m[0].n = a.size();
-      g.m[0].shift = detail::py_mod(-detail::py_mod(s, a.size()), a.size());
+      g.m[0].n = n;
+      g.m[0].shift = detail::py_mod(-s, n);
     }
     return {a, a.shape(), g};
   }
@@ -248,10 +258,9 @@ gather_expr<T, S> roll(const ndarray<T, S>& a, const detail::int_list& shift,
   index_t total[max_ndim] = {};
   const int count = (ns == 0 || na == 0) ? 0 : std::max(ns, na);
   for (int i = 0; i < count; ++i) {
-    const index_t n = a.shape()[axes[na == 1 ? 0 : i]];
-    if (n > 0)
-      total[axes[na == 1 ? 0 : i]] = detail::py_mod(
-          total[axes[na == 1 ? 0 : i]] + detail::py_mod(shift[ns == 1 ? 0 : i], n), n);
+    const int ax = axes[na == 1 ? 0 : i];
+    const index_t n = a.shape()[ax];
+    if (n > 0) total[ax] = detail::py_mod(total[ax] + detail::py_mod(shift[ns == 1 ? 0 : i], n), n);
   }
   for (int i = 0; i < nd; ++i) {
     const index_t n = a.shape()[i];
@@ -315,7 +324,7 @@ gather_expr<T, S> make_pad(const ndarray<T, S>& a, const pad_width& width, pad_m
   shape_t out = a.shape();
   for (int i = 0; i < nd; ++i) {
     const index_t n = a.shape()[i], b = w[i][0], e = w[i][1];
-    if (b > INT64_MAX - n - e) throw value_error("array is too big.");
+    if (b > INT64_MAX - n - e) throw value_error(too_big);
     out[i] = n + b + e;
     axis_map& m = g.m[i];
     m.stride = a.strides()[i];
