@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
       const double bytes = 8.0 * n + 4.0 * n + 4.0 * n;
       add("gather.f32", time_ms(o, [&] { y = x(idx); }), bytes);
       expect("gather.f32", y.item(12345) == x.item(h[12345]) && y.item(n - 1) == x.item(h.back()));
-      add("gather_unchecked.f32", time_ms(o, [&] { y = x(cupp::unchecked(idx)); }), bytes);
+      add("gather_unchecked.f32", time_ms(o, [&] { y = x(idx).unchecked(); }), bytes);
       expect("gather_unchecked.f32", y.item(777) == x.item(h[777]));
     }
 #endif
