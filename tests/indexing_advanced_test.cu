@@ -458,6 +458,17 @@ BOOST_AUTO_TEST_CASE(unchecked_and_lists) {
              boost::test_tools::per_element());
 }
 
+#if !CUPP_TEST_DEVICE
+// Repeated indices on the host: the last value wins, as in NumPy (on the
+// device which one wins is unspecified).
+BOOST_AUTO_TEST_CASE(duplicates_host) {
+  const array<float> x = from_values<float>({0, 0, 0, 0, 0, 0}).reshape(3, 2);
+  x(std::vector<int>{1, 1, 0}) = from_values<float>({1, 2, 3, 4, 5, 6}).reshape(3, 2);
+  BOOST_TEST(as_doubles(x) == (std::vector<double>{5, 6, 3, 4, 0, 0}),
+             boost::test_tools::per_element());
+}
+#endif
+
 // Writes into F-ordered and strided targets land where NumPy puts them.
 BOOST_AUTO_TEST_CASE(strided_targets) {
   const array<float> f = from_values<float>({0, 0, 0, 0, 0, 0}).reshape(2, 3).T();  // (3, 2), F
