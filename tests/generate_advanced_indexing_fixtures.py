@@ -249,11 +249,9 @@ for name, storage, base in layouts():
         add(f"{name}_tal_none", storage, base, "tal",
             [enc_array(arr([0, -1] if base.size else [])), "none"],
             lambda: result(np.take_along_axis(base, arr([0, -1] if base.size else []), None)))
-        add(f"{name}_tal_ndim", storage, base, "tal", [enc_array(arr([0])), "0"],
-            lambda: result(np.take_along_axis(base, arr([0]), 0)) if nd != 1 else
-            result(np.take_along_axis(base, arr([[0]]), 0)))
-        if nd == 1:
-            lines[-1] = lines[-1].replace("a:1:0 0", "a:1,1:0 0")
+        wrong = arr([[0]]) if nd == 1 else arr([0])  # a rank other than the base's
+        add(f"{name}_tal_ndim", storage, base, "tal", [enc_array(wrong), "0"],
+            lambda wrong=wrong: result(np.take_along_axis(base, wrong, 0)))
         big = arr([[base.shape[-1] + 3]] if nd == 2 else [0]).reshape([1] * (nd - 1) + [1])
         add(f"{name}_tal_oob", storage, base, "tal", [enc_array(big), str(nd - 1)],
             lambda big=big: result(np.take_along_axis(base, big, nd - 1)))

@@ -415,4 +415,70 @@ BOOST_AUTO_TEST_CASE(scatter) {
              boost::test_tools::per_element());
 }
 
+// Index arrays of every integer dtype index alike (converted to int64).
+BOOST_AUTO_TEST_CASE(index_dtypes) {
+  const array<double> x = from_values<double>({10, 11, 12, 13, 14});
+  boost::hana::for_each(
+      boost::hana::tuple_t<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                           std::uint32_t, std::int64_t, std::uint64_t>,
+      [&](auto t) {
+        using I = typename decltype(t)::type;
+        BOOST_TEST_CONTEXT(cupp::dtype_of<I>().name) {
+          cupp::host::ndarray<I> h(cupp::shape_t{3});
+          h.data()[0] = 4;
+          h.data()[1] = 0;
+          h.data()[2] = 2;
+          const array<I> idx = cupp_test::on_space(h);
+          const array<double> r = x(idx);
+          BOOST_TEST(as_doubles(r) == (std::vector<double>{14, 10, 12}),
+                     boost::test_tools::per_element());
+          const array<double> hr = x(h);  // a host index array
+          BOOST_TEST(as_doubles(hr) == (std::vector<double>{14, 10, 12}),
+                     boost::test_tools::per_element());
+        }
+      });
+}
+
+// The unchecked form and the function forms with host lists.
+BOOST_AUTO_TEST_CASE(unchecked_and_lists) {
+  const array<float> x = from_values<float>({0, 1, 2, 3, 4, 5});
+  x(std::vector<int>{-1, 0}).unchecked() = 9.f;
+  BOOST_TEST(as_doubles(x) == (std::vector<double>{9, 1, 2, 3, 4, 9}),
+             boost::test_tools::per_element());
+  const array<float> u = x(std::vector<int>{1, -2}).unchecked();
+  BOOST_TEST(as_doubles(u) == (std::vector<double>{1, 4}), boost::test_tools::per_element());
+  const array<float> t = cupp::take(x.reshape(2, 3), std::vector<int>{5, -6});
+  BOOST_TEST(as_doubles(t) == (std::vector<double>{9, 9}), boost::test_tools::per_element());
+  const array<float> w = cupp::take(x, std::vector<int>{7}, 0, cupp::take_mode::wrap);
+  BOOST_TEST(as_doubles(w) == (std::vector<double>{1}), boost::test_tools::per_element());
+  const array<float> c = cupp::choose(std::vector<int>{1, 0, 1}, {x(slice(_, 3)), x(slice(3, _))});
+  BOOST_TEST(as_doubles(c) == (std::vector<double>{3, 1, 9}), boost::test_tools::per_element());
+  cupp::put(x, std::vector<int>{0, 1, 2, 3}, from_values<float>({7, 8}));
+  BOOST_TEST(as_doubles(x) == (std::vector<double>{7, 8, 7, 8, 4, 9}),
+             boost::test_tools::per_element());
+}
+
+#if !CUPP_TEST_DEVICE
+// Repeated indices on the host: the last value wins, as in NumPy (on the
+// device which one wins is unspecified).
+BOOST_AUTO_TEST_CASE(duplicates_host) {
+  const array<float> x = from_values<float>({0, 0, 0, 0, 0, 0}).reshape(3, 2);
+  x(std::vector<int>{1, 1, 0}) = from_values<float>({1, 2, 3, 4, 5, 6}).reshape(3, 2);
+  BOOST_TEST(as_doubles(x) == (std::vector<double>{5, 6, 3, 4, 0, 0}),
+             boost::test_tools::per_element());
+}
+#endif
+
+// Writes into F-ordered and strided targets land where NumPy puts them.
+BOOST_AUTO_TEST_CASE(strided_targets) {
+  const array<float> f = from_values<float>({0, 0, 0, 0, 0, 0}).reshape(2, 3).T();  // (3, 2), F
+  f(std::vector<int>{2, 0}, 1) = from_values<float>({5, 6});
+  BOOST_TEST(as_doubles(f.copy()) == (std::vector<double>{0, 6, 0, 0, 0, 5}),
+             boost::test_tools::per_element());
+  const array<float> s = from_values<float>({0, 0, 0, 0, 0, 0, 0, 0});
+  cupp::scatter_add(s(slice(_, _, -2)), std::vector<int>{0, 0, 3}, 1.f);  // s[::-2]: 7, 5, 3, 1
+  BOOST_TEST(as_doubles(s) == (std::vector<double>{0, 1, 0, 0, 0, 0, 0, 2}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -538,10 +538,15 @@ void run_scatter(const ndarray<T, S>& dst, const gather_plan& p,
   constexpr int widest = std::max({E::max_itemsize, static_cast<int>(sizeof(T)), 8});
   constexpr int N = on_device ? device_chunk(widest) : host_chunk(widest);
   if (size_of(p.shape) == 0) return;
-  std::array<strides_t, 1 + K + E::slots> st;
-  st[0] = p.src;
-  for (int k = 0; k < K; ++k) st[1 + k] = p.idx[k];
-  strides_t* sp = st.data() + 1 + K;
+  // Slot 0 is read by nobody: C-order strides of the result, which the
+  // planner walks first, so that the writes of the basic dimensions are
+  // coalesced and the host loop visits repeated indices in NumPy's order.
+  // Slots 1 .. K+1 are the writer's (destination position, index arrays).
+  std::array<strides_t, 2 + K + E::slots> st;
+  st[0] = contiguous_strides(p.shape, static_cast<index_t>(sizeof(T)));
+  st[1] = p.src;
+  for (int k = 0; k < K; ++k) st[2 + k] = p.idx[k];
+  strides_t* sp = st.data() + 2 + K;
   e.collect(sp, p.shape);
   launch_setup ls;
   setup_launch(ls, p.shape, st, N, on_device ? dst.device_id() : -1);
@@ -550,14 +555,14 @@ void run_scatter(const ndarray<T, S>& dst, const gather_plan& p,
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
   index_t outer[max_ndim] = {};
   for (index_t o = 0; o < ls.n_outer; ++o, next_outer(ls, outer)) {
-    lower_ctx L{st, ls.kd, ls.p.nd, outer, 1 + K};
+    lower_ctx L{st, ls.kd, ls.p.nd, outer, 2 + K};
     const auto ev = e.template lower<typename E::value_type, N>(L);
     scatter_out<T, K, N, Op> w;
-    w.dst = reinterpret_cast<char*>(dst.data()) + p.offset + L.base(0);
-    L.kernel_strides(0, w.st);
+    w.dst = reinterpret_cast<char*>(dst.data()) + p.offset + L.base(1);
+    L.kernel_strides(1, w.st);
     for (int k = 0; k < K; ++k) {
-      w.idx[k].data = reinterpret_cast<const char*>(idx[k].data()) + L.base(1 + k);
-      L.kernel_strides(1 + k, w.idx[k].st);
+      w.idx[k].data = reinterpret_cast<const char*>(idx[k].data()) + L.base(2 + k);
+      L.kernel_strides(2 + k, w.idx[k].st);
       w.ext[k] = p.ext[k];
       w.ast[k] = p.ast[k];
     }
