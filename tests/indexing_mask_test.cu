@@ -397,6 +397,22 @@ BOOST_AUTO_TEST_CASE(self_predicate_and_read_only) {
   const array<std::int64_t> most = x(x != 0);
   const std::vector<std::int64_t> xs = x.to_vector();
   BOOST_TEST(most.size() == n - static_cast<index_t>(std::count(xs.begin(), xs.end(), 0)));
+  // In place through a predicate on the array itself (one fused kernel),
+  // and putmask with values of the array's shape (one fused kernel).
+  const array<std::int64_t> y = x.copy();
+  y(y < 0) *= -1;
+  std::vector<std::int64_t> abs_want = xs;
+  for (auto& v : abs_want) v = v < 0 ? -v : v;
+  BOOST_TEST(y.to_vector() == abs_want);
+  cupp::putmask(y, y % 2 == 0, y * 3);
+  for (auto& v : abs_want) v = v % 2 == 0 ? v * 3 : v;
+  BOOST_TEST(y.to_vector() == abs_want);
+  // A selection read from one array written to another through masks.
+  const array<std::int64_t> z = x.copy();
+  z(z < 0) = x(x < 0);
+  BOOST_TEST(z.to_vector() == xs);
+  BOOST_CHECK_THROW(z(z > 0) = x(x < 0), cupp::value_error);
+  BOOST_TEST(z.to_vector() == xs);
   array<std::int64_t> ro = x;
   ro.setflags(false);
   BOOST_CHECK_THROW(ro(ro > 0) = 1, cupp::value_error);
