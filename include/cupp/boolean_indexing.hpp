@@ -151,15 +151,19 @@ template <class S>
 inline constexpr bool on_device_v = std::is_same_v<S, device_space>;
 
 // The selected part of an upper-bound buffer as an array of `shape`. A
-// selection that fills at least half the buffer keeps it (the array owns
-// the whole block, at most twice its size); a smaller one is copied into
+// selection that fills at least 1/CUPP_MASK_KEEP_DIVISOR of the buffer
+// keeps it (the array owns the whole block); a smaller one is copied into
 // memory of its own size so that a sparse mask does not pin down a block
-// as large as the input.
+// as large as the input. The copy moves 2 * count elements; a larger
+// divisor trades memory held by results for that time.
+#ifndef CUPP_MASK_KEEP_DIVISOR
+#define CUPP_MASK_KEEP_DIVISOR 2
+#endif
 template <class V, class S>
 ndarray<V, S> shrink_selected(const ndarray<V, S>& buf, index_t count, const shape_t& shape) {
   const strides_t st = contiguous_strides(shape, sizeof(V));
   const ndarray<V, S> head(buf.data(), shape, st, buf.memory(), buf.device_id(), true);
-  if (count * 2 >= buf.size()) return head;
+  if (count * CUPP_MASK_KEEP_DIVISOR >= buf.size()) return head;
   ndarray<V, S> out(shape);
   if (count > 0) head.copy_into(out);
   return out;
@@ -270,7 +274,7 @@ void scatter_rows(const ndarray<T, S>& x, selected_rows<T, S>& s, const ndarray<
   s.move.by_position = by_position;
   if (period > 0) s.move.period_div = fast_divmod(static_cast<std::uint64_t>(period));
   move_rows<on_device_v<S>, true>(reinterpret_cast<char*>(s.target.data()), s.pos.data(),
-                                  dense.data(), s.move, s.count * s.r,
+                                  reinterpret_cast<bits_t<T>*>(dense.data()), s.move, s.count * s.r,
                                   on_device_v<S> ? x.device_id() : -1);
   if (s.dense) s.target.copy_into(x);
 }
@@ -279,7 +283,7 @@ template <class T, class S>
 ndarray<T, S> gather_rows(selected_rows<T, S>& s) {
   ndarray<T, S> out(with_lead(s.count, s.rest));
   move_rows<on_device_v<S>, false>(reinterpret_cast<char*>(s.target.data()), s.pos.data(),
-                                   out.data(), s.move, s.count * s.r,
+                                   reinterpret_cast<bits_t<T>*>(out.data()), s.move, s.count * s.r,
                                    on_device_v<S> ? s.target.device_id() : -1);
   return out;
 }
@@ -306,8 +310,8 @@ ndarray<T, S> masked_read(const ndarray<T, S>& x0, const E& m) {
   with_mask_walk<S>(m, shape_prefix(x.strides(), md), [&](const auto& w) {
     using W = std::remove_cvref_t<decltype(w)>;
     count = select_flagged<on_device_v<S>>(
-        row_value_fn<W, T>{w, reinterpret_cast<const char*>(x.data())}, flag_fn<W>{w}, n,
-        buf.data(), dev);
+        row_value_fn<W, bits_t<T>>{w, reinterpret_cast<const char*>(x.data())}, flag_fn<W>{w}, n,
+        reinterpret_cast<bits_t<T>*>(buf.data()), dev);
   });
   return shrink_selected(buf, count, with_lead(count, rest));
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <span>
 
@@ -115,6 +116,60 @@ struct mask_walk {
   CUPP_HD index_t offset(index_t i) const { return w.offset(i); }
 };
 
+// Compaction only moves elements, so kernels are instantiated per element
+// size, not per dtype: an unsigned integer (or a 16-byte pair) of the
+// same size stands in for every dtype of that size.
+struct alignas(16) bits128 {
+  std::uint64_t lo, hi;
+};
+template <std::size_t B>
+struct bits_of;
+template <>
+struct bits_of<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct bits_of<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct bits_of<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct bits_of<8> {
+  using type = std::uint64_t;
+};
+template <>
+struct bits_of<16> {
+  using type = bits128;
+};
+template <class T>
+using bits_t = typename bits_of<sizeof(T)>::type;
+
+// Loads and stores of those stand-ins. The host goes through memcpy, which
+// compilers turn into one move, so that the bits of a dtype read through
+// another type are not subject to type-based alias analysis; the device
+// loads directly (memcpy of unknown alignment would go byte by byte).
+template <class U>
+CUPP_HD inline U load_bits(const char* p) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<const U*>(p);
+#else
+  U v;
+  std::memcpy(&v, p, sizeof(U));
+  return v;
+#endif
+}
+template <class U>
+CUPP_HD inline void store_bits(char* p, const U& v) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<U*>(p) = v;
+#else
+  std::memcpy(p, &v, sizeof(U));
+#endif
+}
+
 // The functors the selection reads through (also on the host).
 template <class W>
 struct flag_fn {
@@ -127,7 +182,7 @@ struct row_value_fn {
   using value_type = T;
   W w;
   const char* x;
-  CUPP_HD T operator()(index_t i) const { return *reinterpret_cast<const T*>(x + w.offset(i)); }
+  CUPP_HD T operator()(index_t i) const { return load_bits<T>(x + w.offset(i)); }
 };
 struct select_position_fn {
   using value_type = std::int64_t;
@@ -215,7 +270,7 @@ index_t select_flagged(const InF& in, const FlagF& flag, index_t n, V* out, int 
     (void)device;
     index_t c = 0;
     for (index_t i = 0; i < n; ++i)
-      if (flag(i)) out[c++] = in(i);
+      if (flag(i)) store_bits<V>(reinterpret_cast<char*>(out + c++), in(i));
     return c;
   }
 }
@@ -252,9 +307,9 @@ CUPP_HD inline void move_one(char* x, const std::int64_t* pos, T* dense, const r
   index_t off, src;
   m.at(t, pos, off, src);
   if constexpr (Scatter)
-    *reinterpret_cast<T*>(x + off) = dense[src];
+    store_bits<T>(x + off, load_bits<T>(reinterpret_cast<const char*>(dense + src)));
   else
-    dense[t] = *reinterpret_cast<const T*>(x + off);
+    store_bits<T>(reinterpret_cast<char*>(dense + t), load_bits<T>(x + off));
 }
 
 #if defined(__CUDACC__)
