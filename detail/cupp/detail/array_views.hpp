@@ -55,8 +55,8 @@ class array_views {
   // memory; an integer on every axis gives a 0-d view (NumPy gives a
   // scalar). Assigning to the result writes into the array:
   // x(slice(2, 7)) = y * 2; is one kernel. An index is an integer,
-  // cupp::slice, cupp::_, cupp::newaxis or cupp::ellipsis (boolean and
-  // integer-array indices are not supported yet).
+  // cupp::slice, cupp::_, cupp::newaxis or cupp::ellipsis; integer arrays
+  // and boolean masks take the overloads below (copies, as in NumPy).
   template <class... I>
   requires(basic_index<I>&&...) A operator()(const I&... idx) const {
     const index_item items[] = {to_index_item(idx)..., {}};
