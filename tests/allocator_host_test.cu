@@ -111,6 +111,32 @@ BOOST_AUTO_TEST_CASE(best_fit_split_and_merge) {
   BOOST_TEST(up.releases == 2);
 }
 
+// A chunk cut down to what it filled gives its tail back, merged with the
+// free space after it; the tail serves the next request of the arena.
+BOOST_AUTO_TEST_CASE(shrink_returns_the_tail) {
+  fake_upstream up;
+  caching_allocator pool(up.hooks());
+  auto* a = pool.allocate(8192, 0);
+  auto* b = pool.allocate(1024, 0);  // a block of its own, freed: two free chunks after the shrink
+  pool.deallocate(b);
+  const std::size_t before = pool.used_bytes();
+  pool.shrink(a, 1000);  // rounded to 1024
+  BOOST_TEST(a->size == 1024u);
+  BOOST_TEST(pool.used_bytes() == before - 7168u);
+  BOOST_TEST(pool.n_free_blocks() == 2u);
+  auto* c = pool.allocate(7168, 0);  // exactly the tail, no new block
+  BOOST_TEST(static_cast<void*>(c->ptr) == static_cast<void*>(a->ptr + 1024));
+  BOOST_TEST(up.allocations == 2);
+  pool.shrink(c, 7168);  // nothing to give back
+  BOOST_TEST(c->size == 7168u);
+  pool.deallocate(c);
+  pool.deallocate(a);  // merges with the tail into the whole block again
+  BOOST_TEST(pool.n_free_blocks() == 2u);
+  BOOST_TEST(pool.used_bytes() == 0u);
+  pool.free_all_blocks();
+  BOOST_TEST(up.live.empty());
+}
+
 BOOST_AUTO_TEST_CASE(free_all_blocks_keeps_blocks_in_use) {
   fake_upstream up;
   caching_allocator pool(up.hooks());

@@ -151,11 +151,13 @@ template <class S>
 inline constexpr bool on_device_v = std::is_same_v<S, device_space>;
 
 // The selected part of an upper-bound buffer as an array of `shape`. A
-// selection that fills at least 1/CUPP_MASK_KEEP_DIVISOR of the buffer
-// keeps it (the array owns the whole block); a smaller one is copied into
-// memory of its own size so that a sparse mask does not pin down a block
-// as large as the input. The copy moves 2 * count elements; a larger
-// divisor trades memory held by results for that time.
+// buffer from cupp's device pool gives its unfilled tail back to the pool.
+// With another allocator (and on the host), a selection that fills at least
+// 1/CUPP_MASK_KEEP_DIVISOR of the buffer keeps it (the array owns the whole
+// block) and a smaller one is copied into memory of its own size, so that a
+// sparse mask does not pin down a block as large as the input. The copy
+// moves 2 * count elements; a larger divisor trades memory held by results
+// for that time.
 #ifndef CUPP_MASK_KEEP_DIVISOR
 #define CUPP_MASK_KEEP_DIVISOR 2
 #endif
@@ -163,6 +165,10 @@ template <class V, class S>
 ndarray<V, S> shrink_selected(const ndarray<V, S>& buf, index_t count, const shape_t& shape) {
   const strides_t st = contiguous_strides(shape, sizeof(V));
   const ndarray<V, S> head(buf.data(), shape, st, buf.memory(), buf.device_id(), true);
+  if constexpr (on_device_v<S>)
+    if (count > 0 && cuda::detail::shrink_allocation(buf.memory(),
+                                                     static_cast<std::size_t>(count) * sizeof(V)))
+      return head;
   if (count * CUPP_MASK_KEEP_DIVISOR >= buf.size()) return head;
   ndarray<V, S> out(shape);
   if (count > 0) head.copy_into(out);

@@ -20,6 +20,7 @@
 // deferred list until every token reports ready.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -155,6 +156,28 @@ class caching_allocator {
       return;
     }
     make_free(c);
+  }
+
+  // Gives the tail of the in-use chunk `c` beyond `n` bytes (rounded) back
+  // to the free list of its arena, merged with a free neighbour: a buffer
+  // sized for the worst case (a selection) keeps only what it filled. Work
+  // already queued on the arena's stream that touches the tail must come
+  // before any later use, which stream order gives.
+  void shrink(chunk* c, std::size_t n) {
+    std::lock_guard lock(mutex_);
+    const std::size_t size = round_size(std::max<std::size_t>(n, 1));
+    if (c->size <= size) return;
+    auto* rest = new chunk;
+    rest->ptr = c->ptr + size;
+    rest->size = c->size - size;
+    rest->arena = c->arena;
+    rest->prev = c;
+    rest->next = c->next;
+    if (c->next) c->next->prev = rest;
+    c->next = rest;
+    used_ -= rest->size;
+    c->size = size;
+    make_free(rest);
   }
 
   // Attaches a token to the in-use chunk containing `p`; the chunk will not

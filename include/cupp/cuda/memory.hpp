@@ -85,12 +85,20 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
     }
   }
 
+  // Returns a chunk to the pool when the last handle to it goes; a named
+  // type, so that shrink() can find the chunk behind a memory_ptr.
+  struct chunk_return {
+    std::shared_ptr<device_pool> pool;
+    cupp::detail::caching_allocator::chunk* c;
+    void operator()(void*) const { pool->core_.deallocate(c); }
+  };
+
   // Memory for the calling thread's current stream on this device.
   memory_ptr malloc(std::size_t n) {
     if (n == 0) return nullptr;
     const std::uint64_t arena = detail::current_stream_impl(device_)->id;
     auto* c = core_.allocate(n, arena);
-    return memory_ptr(c->ptr, [self = shared_from_this(), c](void*) { self->core_.deallocate(c); });
+    return memory_ptr(c->ptr, chunk_return{shared_from_this(), c});
   }
 
   int device() const noexcept { return device_; }
@@ -292,6 +300,18 @@ inline allocator_fn managed_allocator() {
 inline allocator_fn malloc_async_allocator() {
   return MemoryAsyncPool().as_allocator();
 }
+
+namespace detail {
+// Keeps the first `nbytes` of `m` and gives the rest back to the pool, when
+// `m` came whole from a cupp device pool; false (nothing done) for memory
+// of any other allocator, or a handle to part of a chunk.
+inline bool shrink_allocation(const memory_ptr& m, std::size_t nbytes) {
+  auto* r = std::get_deleter<device_pool::chunk_return>(m);
+  if (!r || r->c->ptr != m.get()) return false;
+  r->pool->core().shrink(r->c, nbytes);
+  return true;
+}
+}  // namespace detail
 
 // The default memory pool as an allocator.
 inline allocator_fn pool_allocator() {
