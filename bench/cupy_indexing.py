@@ -109,7 +109,13 @@ def main():
     add("gather.f32", time_ms(lambda: x[idx]), 16 * n)
     y = x[idx]
     expect("gather.f32", bool(y[12345] == x[idx[12345]]))
-    del x, idx, y
+    m = 1 << 22
+    small = cp.arange(m, dtype=cp.float32)
+    near = idx % m
+    add("gather_l2.f32", time_ms(lambda: small[near]), 12 * n + 4 * m)
+    y = small[near]
+    expect("gather_l2.f32", bool(y[4242] == small[near[4242]]))
+    del x, idx, y, small, near
     free()
 
     n = 1 << 25

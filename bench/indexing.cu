@@ -11,6 +11,8 @@
 //   gather.f32                  x[idx]: 2^26 random int64 indices into 2^26
 //   gather_unchecked.f32        float32, checked and unchecked (indices, the
 //                               result and one read of x)
+//   gather_l2.f32               the same indices modulo 2^22 into 2^22 float32
+//                               (16 MiB: the source stays in L2)
 //   concatenate.axis0.f32       8 arrays of 2^25 float32 along axis 0, and 8 of
 //   concatenate.axis1.f32       (4096, 8192) along axis 1 (read + write)
 //
@@ -137,6 +139,14 @@ int main(int argc, char** argv) {
       expect("gather.f32", y.item(12345) == x.item(h[12345]) && y.item(n - 1) == x.item(h.back()));
       add("gather_unchecked.f32", time_ms(o, [&] { y = x(idx).unchecked(); }), bytes);
       expect("gather_unchecked.f32", y.item(777) == x.item(h[777]));
+      // The same indices into a source that L2 holds (16 MiB): what the
+      // gather costs when its random reads do not each pull a DRAM sector.
+      const cupp::index_t m = cupp::index_t{1} << 22;
+      cupp::ndarray<float> small = cupp::arange<float>(m);
+      cupp::ndarray<std::int64_t> near = idx % m;
+      const double near_bytes = 8.0 * n + 4.0 * n + 4.0 * m;
+      add("gather_l2.f32", time_ms(o, [&] { y = small(near); }), near_bytes);
+      expect("gather_l2.f32", y.item(4242) == small.item(h[4242] % m));
     }
 #endif
 #if __has_include(<cupp/joining.hpp>)

@@ -160,11 +160,30 @@ CUPP_HD inline const auto& regs_at(const R& r) {
     return regs_at<I - 1>(r.tail);
 }
 
+// Blocks of 256 threads each SM must be able to hold: bounds the registers
+// a kernel may use, trading them for occupancy, which hides the latency of
+// memory and of long math functions.
+#ifndef CUPP_ELEMENTWISE_MIN_BLOCKS
+#define CUPP_ELEMENTWISE_MIN_BLOCKS 6
+#endif
+
+// The resident blocks an evaluator asks of the kernel: one whose chunk
+// needs more registers than the default leaves (a gather's index
+// arithmetic) asks for fewer blocks rather than spill to local memory.
+template <class E>
+constexpr int eval_min_blocks() {
+  if constexpr (requires { E::min_blocks; })
+    return E::min_blocks;
+  else
+    return CUPP_ELEMENTWISE_MIN_BLOCKS;
+}
+
 // A ufunc applied to its operands: each operand's value is cast to the type
 // the resolved loop takes, then the operation runs.
 template <class Op, class Loop, class... E>
 struct node_eval {
   using value_type = typename Loop::out;
+  static constexpr int min_blocks = std::min({CUPP_ELEMENTWISE_MIN_BLOCKS, eval_min_blocks<E>()...});
   using list = eval_list<E...>;
   using regs = typename list::regs;
   Op op;
@@ -328,13 +347,6 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
 
 inline constexpr int launch_threads = 256;
 
-// Blocks of 256 threads each SM must be able to hold: bounds the registers
-// a kernel may use, trading them for occupancy, which hides the latency of
-// memory and of long math functions.
-#ifndef CUPP_ELEMENTWISE_MIN_BLOCKS
-#define CUPP_ELEMENTWISE_MIN_BLOCKS 6
-#endif
-
 // Enough blocks to fill the device (grid-stride loops do the rest); in row
 // mode each thread takes about four chunks of a row.
 inline dim3 launch_blocks(const grid_params& g, int device) {
@@ -355,7 +367,7 @@ inline void check_launch() {
 
 #if defined(__CUDACC__)
 template <int N, class E, class O>
-__global__ void __launch_bounds__(256, CUPP_ELEMENTWISE_MIN_BLOCKS)
+__global__ void __launch_bounds__(256, eval_min_blocks<E>())
     elementwise_kernel(const E e, const O o, const grid_params g) {
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
   const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -231,6 +231,9 @@ template <class T, int K, int N>
 struct gather_eval {
   using value_type = T;
   using regs = regs_of<T, N>;
+  // Its offsets and checks take about 64 registers (68 unbounded): at the
+  // default bound of 40 the N loads in flight spilled to local memory.
+  static constexpr int min_blocks = 4;
   const char* src;
   index_t st[kernel_dims];
   array_eval<std::int64_t, N> idx[K];
