@@ -37,6 +37,7 @@ Run from anywhere: python3 tests/generate_advanced_indexing_fixtures.py
 import pathlib
 
 import numpy as np
+from fixture_bases import c_order, f_order, negative, strided
 from numpy.lib.stride_tricks import as_strided
 
 OUT = pathlib.Path(__file__).parent / "fixtures" / "advanced"
@@ -47,31 +48,13 @@ lines = []
 
 
 def layouts():
-    def c(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape)
-
-    def f(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape, order="F")
-
-    def strided(shape):
-        wide = shape[:-1] + (2 * shape[-1] + 1,)
-        s = np.arange(int(np.prod(wide)))
-        return s, s.reshape(wide)[..., 1::2]
-
-    def negative(shape):
-        s = np.arange(int(np.prod(shape)))
-        flipped = s.reshape(shape)[::-1]
-        return s, flipped[..., ::-1] if len(shape) > 1 else flipped
-
-    yield "c1", *c((6,))
-    yield "c2", *c((3, 4))
-    yield "f2", *f((3, 4))
+    yield "c1", *c_order((6,))
+    yield "c2", *c_order((3, 4))
+    yield "f2", *f_order((3, 4))
     yield "s2", *strided((3, 4))
     yield "n2", *negative((3, 4))
-    yield "c3", *c((2, 3, 4))
-    yield "f3", *f((2, 3, 4))
+    yield "c3", *c_order((2, 3, 4))
+    yield "f3", *f_order((2, 3, 4))
     yield "n3", *negative((2, 3, 4))
     s = np.arange(3)
     yield "d0", s, s[1:2].reshape(())

@@ -40,6 +40,7 @@ import pathlib
 import shutil
 
 import numpy as np
+from fixture_bases import c_order, f_order, negative, strided, transposed
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 OUT = pathlib.Path(__file__).parent / "fixtures" / "indexing"
@@ -53,38 +54,16 @@ lines = []
 
 
 def layouts():
-    def c(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape)
-
-    def f(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape, order="F")
-
-    def strided(shape):
-        wide = shape[:-1] + (2 * shape[-1] + 1,)
-        s = np.arange(int(np.prod(wide)))
-        return s, s.reshape(wide)[..., 1::2]
-
-    def negative(shape):
-        s = np.arange(int(np.prod(shape)))
-        flipped = s.reshape(shape)[::-1]
-        return s, flipped[..., ::-1] if len(shape) > 1 else flipped
-
-    def transposed(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape[::-1]).transpose()[..., ::-1]
-
-    yield "c1", *c((6,))
-    yield "c3", *c((2, 3, 4))
-    yield "f3", *f((2, 3, 4))
+    yield "c1", *c_order((6,))
+    yield "c3", *c_order((2, 3, 4))
+    yield "f3", *f_order((2, 3, 4))
     yield "strided2", *strided((3, 4))
     yield "neg2", *negative((3, 4))
     yield "neg1", *negative((5,))
     yield "tr3", *transposed((2, 3, 4))
-    yield "c0", *c(())
-    yield "empty2", *c((0, 3))
-    yield "unit3", *c((1, 3, 1))
+    yield "c0", *c_order(())
+    yield "empty2", *c_order((0, 3))
+    yield "unit3", *c_order((1, 3, 1))
 
 
 def base_tokens(storage, base):

@@ -37,6 +37,7 @@ Run from anywhere: python3 tests/generate_mask_fixtures.py
 import pathlib
 
 import numpy as np
+from fixture_bases import c_order, f_order, negative, strided
 
 OUT = pathlib.Path(__file__).parent / "fixtures" / "mask"
 rng = np.random.default_rng(5)
@@ -44,32 +45,14 @@ lines = []
 
 
 def layouts():
-    def c(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape)
-
-    def f(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape, order="F")
-
-    def strided(shape):
-        wide = shape[:-1] + (2 * shape[-1] + 1,)
-        s = np.arange(int(np.prod(wide)))
-        return s, s.reshape(wide)[..., 1::2]
-
-    def negative(shape):
-        s = np.arange(int(np.prod(shape)))
-        b = s.reshape(shape)
-        return s, b[tuple(slice(None, None, -1) for _ in shape)]
-
-    yield "c1", *c((7,))
-    yield "c2", *c((4, 3))
-    yield "f2", *f((4, 3))
+    yield "c1", *c_order((7,))
+    yield "c2", *c_order((4, 3))
+    yield "f2", *f_order((4, 3))
     yield "s2", *strided((4, 3))
-    yield "n2", *negative((4, 3))
-    yield "c3", *c((2, 3, 4))
-    yield "f3", *f((2, 3, 4))
-    yield "n3", *negative((2, 3, 4))
+    yield "n2", *negative((4, 3), every_axis=True)
+    yield "c3", *c_order((2, 3, 4))
+    yield "f3", *f_order((2, 3, 4))
+    yield "n3", *negative((2, 3, 4), every_axis=True)
     s = np.arange(3)
     yield "z0", s, s[1:2].reshape(())
     s = np.arange(1)
@@ -77,7 +60,7 @@ def layouts():
     # Seven axes: C-contiguous (an F-ordered mask then does not merge with
     # it and is laid out densely first), and axes that do not merge at all
     # (the array is read and written through a dense copy).
-    yield "c7", *c((2,) * 7)
+    yield "c7", *c_order((2,) * 7)
     s = np.arange(3 ** 7)
     yield "u7", s, s.reshape((3,) * 7)[(slice(0, 2),) * 7]
 

@@ -28,6 +28,7 @@ Run from anywhere: python3 tests/generate_rearrange_fixtures.py
 import pathlib
 
 import numpy as np
+from fixture_bases import c_order, f_order, negative, strided, transposed
 from numpy.lib.stride_tricks import as_strided
 
 OUT = pathlib.Path(__file__).parent / "fixtures" / "rearrange"
@@ -37,42 +38,20 @@ lines = []
 
 
 def layouts():
-    def c(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape)
-
-    def f(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape, order="F")
-
-    def strided(shape):
-        wide = shape[:-1] + (2 * shape[-1] + 1,)
-        s = np.arange(int(np.prod(wide)))
-        return s, s.reshape(wide)[..., 1::2]
-
-    def negative(shape):
-        s = np.arange(int(np.prod(shape)))
-        flipped = s.reshape(shape)[::-1]
-        return s, flipped[..., ::-1] if len(shape) > 1 else flipped
-
-    def transposed(shape):
-        s = np.arange(int(np.prod(shape)))
-        return s, s.reshape(shape[::-1]).transpose()[..., ::-1]
-
-    yield "c1", *c((5,))
-    yield "c2", *c((3, 4))
-    yield "tall", *c((7, 2))
-    yield "f2", *f((4, 3))
+    yield "c1", *c_order((5,))
+    yield "c2", *c_order((3, 4))
+    yield "tall", *c_order((7, 2))
+    yield "f2", *f_order((4, 3))
     yield "strided2", *strided((3, 4))
     yield "neg2", *negative((3, 4))
     yield "neg1", *negative((4,))
-    yield "c3", *c((2, 3, 4))
+    yield "c3", *c_order((2, 3, 4))
     yield "tr3", *transposed((2, 3, 4))
-    yield "cube", *c((3, 3, 3))
-    yield "c0", *c(())
-    yield "empty2", *c((0, 3))
-    yield "empty1", *c((0,))
-    yield "unit3", *c((1, 3, 1))
+    yield "cube", *c_order((3, 3, 3))
+    yield "c0", *c_order(())
+    yield "empty2", *c_order((0, 3))
+    yield "empty1", *c_order((0,))
+    yield "unit3", *c_order((1, 3, 1))
 
 
 def offset_of(storage, base):

@@ -13,39 +13,17 @@ using cupp::slice;
 
 namespace {
 
-struct adv_case {
-  std::string name, line;
-  index_t m = 0, off = 0;
-  cupp::shape_t shape;
-  cupp::strides_t strides;  // elements
-  std::string op;
-  std::vector<std::string> args;
-  std::string error_type, error_message;
+struct adv_case : case_head {
   std::string kind;  // r or set
   cupp::shape_t r_shape;
   std::vector<index_t> ids;
 };
 
 const std::vector<adv_case>& adv_cases() {
-  static const std::vector<adv_case> all = [] {
-    std::vector<adv_case> out;
-    for (const std::string& line : cupp_test::fixture_lines("advanced/cases.txt")) {
-      adv_case c;
-      c.line = line;
-      std::istringstream in(line);
-      int nd;
-      in >> c.name >> c.m >> c.off >> nd;
-      c.shape = read_dims(in, nd);
-      c.strides = read_dims(in, nd);
-      in >> c.op;
-      for (std::string t; in >> t && t != "->";) c.args.push_back(t);
-      std::string rest;
-      std::getline(in, rest);
-      if (rest.rfind(" ! ", 0) == 0) {
-        const auto bar = rest.find('|');
-        c.error_type = rest.substr(3, bar - 3);
-        c.error_message = rest.substr(bar + 1);
-      } else {
+  static const std::vector<adv_case> all =
+      read_cases<adv_case>("advanced/cases.txt", [](const std::string& line, adv_case& c) {
+        const std::string rest = read_case_head(line, c);
+        if (!c.error_type.empty()) return;
         std::istringstream r(rest);
         r >> c.kind;
         if (c.kind == "r") {
@@ -57,11 +35,7 @@ const std::vector<adv_case>& adv_cases() {
         r >> n;
         c.ids.resize(n);
         for (auto& v : c.ids) r >> v;
-      }
-      out.push_back(std::move(c));
-    }
-    return out;
-  }();
+      });
   return all;
 }
 

@@ -27,15 +27,64 @@ inline constexpr auto dtypes =
                          __nv_bfloat16, float, double, cuda::std::complex<float>,
                          cuda::std::complex<double>>;
 
-struct fixture_case {
+inline cupp::dims read_dims(std::istream& in, int n) {
+  cupp::dims d = cupp::dims::filled(n, 0);
+  for (int i = 0; i < n; ++i) in >> d[i];
+  return d;
+}
+
+// NumPy's exception at the end of a fixture line, " ! TYPE|MESSAGE".
+inline bool read_error(const std::string& rest, std::string& type, std::string& message) {
+  if (rest.rfind(" ! ", 0) != 0) return false;
+  const auto bar = rest.find('|');
+  type = rest.substr(3, bar - 3);
+  message = rest.substr(bar + 1);
+  return true;
+}
+
+// What the lines of the indexing fixtures start with: a base array over a
+// storage of ids and a call, then NumPy's exception or its result.
+struct case_head {
   std::string name, line;
   index_t m = 0, off = 0;
   cupp::shape_t shape;
   cupp::strides_t strides;  // elements
   std::string op;
   std::vector<std::string> args;
-  // NumPy's result: an exception, or a result / the storage after setitem.
-  std::string error_type, error_message;
+  std::string error_type, error_message;  // NumPy raised
+};
+
+// Reads "NAME M OFF ND SHAPE... STRIDES... OP ARG... ->" and the exception
+// if NumPy raised one; returns the text after "->".
+inline std::string read_case_head(const std::string& line, case_head& c) {
+  c.line = line;
+  std::istringstream in(line);
+  int nd;
+  in >> c.name >> c.m >> c.off >> nd;
+  c.shape = read_dims(in, nd);
+  c.strides = read_dims(in, nd);
+  in >> c.op;
+  for (std::string t; in >> t && t != "->";) c.args.push_back(t);
+  std::string rest;
+  std::getline(in, rest);
+  read_error(rest, c.error_type, c.error_message);
+  return rest;
+}
+
+// Every case of a fixture file, each read by `read(line, case)`.
+template <class C, class F>
+std::vector<C> read_cases(const char* file, F&& read) {
+  std::vector<C> out;
+  for (const std::string& line : cupp_test::fixture_lines(file)) {
+    C c;
+    read(line, c);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+struct fixture_case : case_head {
+  // NumPy's result, or the storage after setitem.
   std::string kind;  // view, copy, any, set
   bool writeable = true;
   cupp::shape_t r_shape;
@@ -44,51 +93,30 @@ struct fixture_case {
   std::vector<index_t> ids;
 };
 
-inline cupp::dims read_dims(std::istream& in, int n) {
-  cupp::dims d = cupp::dims::filled(n, 0);
-  for (int i = 0; i < n; ++i) in >> d[i];
-  return d;
+// The cases of a fixture in the format of tests/generate_indexing_fixtures.py.
+inline std::vector<fixture_case> read_fixture_cases(const char* file) {
+  return read_cases<fixture_case>(file, [](const std::string& line, fixture_case& c) {
+    const std::string rest = read_case_head(line, c);
+    if (!c.error_type.empty()) return;
+    std::istringstream r(rest);
+    r >> c.kind;
+    if (c.kind != "set") {
+      int w, rnd;
+      r >> w >> rnd;
+      c.writeable = w != 0;
+      c.r_shape = read_dims(r, rnd);
+      c.r_strides = read_dims(r, rnd);
+      r >> c.r_off;
+    }
+    std::size_t n;
+    r >> n;
+    c.ids.resize(n);
+    for (auto& v : c.ids) r >> v;
+  });
 }
 
 inline const std::vector<fixture_case>& cases() {
-  static const std::vector<fixture_case> all = [] {
-    std::vector<fixture_case> out;
-    for (const std::string& line : cupp_test::fixture_lines("indexing/cases.txt")) {
-      fixture_case c;
-      c.line = line;
-      std::istringstream in(line);
-      int nd;
-      in >> c.name >> c.m >> c.off >> nd;
-      c.shape = read_dims(in, nd);
-      c.strides = read_dims(in, nd);
-      in >> c.op;
-      for (std::string t; in >> t && t != "->";) c.args.push_back(t);
-      std::string rest;
-      std::getline(in, rest);
-      if (rest.rfind(" ! ", 0) == 0) {
-        const auto bar = rest.find('|');
-        c.error_type = rest.substr(3, bar - 3);
-        c.error_message = rest.substr(bar + 1);
-      } else {
-        std::istringstream r(rest);
-        r >> c.kind;
-        if (c.kind != "set") {
-          int w, rnd;
-          r >> w >> rnd;
-          c.writeable = w != 0;
-          c.r_shape = read_dims(r, rnd);
-          c.r_strides = read_dims(r, rnd);
-          r >> c.r_off;
-        }
-        std::size_t n;
-        r >> n;
-        c.ids.resize(n);
-        for (auto& v : c.ids) r >> v;
-      }
-      out.push_back(std::move(c));
-    }
-    return out;
-  }();
+  static const std::vector<fixture_case> all = read_fixture_cases("indexing/cases.txt");
   return all;
 }
 

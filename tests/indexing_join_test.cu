@@ -60,11 +60,7 @@ const std::vector<join_case>& join_cases() {
       for (std::string t; in >> t && t != "->";) c.args.push_back(t);
       std::string rest;
       std::getline(in, rest);
-      if (rest.rfind(" ! ", 0) == 0) {
-        const auto bar = rest.find('|');
-        c.error_type = rest.substr(3, bar - 3);
-        c.error_message = rest.substr(bar + 1);
-      } else {
+      if (!read_error(rest, c.error_type, c.error_message)) {
         std::istringstream r(rest);
         std::string kind;
         r >> kind;

@@ -11,39 +11,14 @@ using namespace idx_test;
 
 namespace {
 
-struct mask_case {
-  std::string name, line, op;
-  index_t m = 0, off = 0;
-  cupp::shape_t shape;
-  cupp::strides_t strides;
-  std::vector<std::string> args;
-  std::string error_type, error_message;
+struct mask_case : case_head {
   std::string result;  // the text after "->"
 };
 
 const std::vector<mask_case>& mask_cases() {
-  static const std::vector<mask_case> all = [] {
-    std::vector<mask_case> out;
-    for (const std::string& line : cupp_test::fixture_lines("mask/cases.txt")) {
-      mask_case c;
-      c.line = line;
-      std::istringstream in(line);
-      int nd;
-      in >> c.name >> c.m >> c.off >> nd;
-      c.shape = read_dims(in, nd);
-      c.strides = read_dims(in, nd);
-      in >> c.op;
-      for (std::string t; in >> t && t != "->";) c.args.push_back(t);
-      std::getline(in, c.result);
-      if (c.result.rfind(" ! ", 0) == 0) {
-        const auto bar = c.result.find('|');
-        c.error_type = c.result.substr(3, bar - 3);
-        c.error_message = c.result.substr(bar + 1);
-      }
-      out.push_back(std::move(c));
-    }
-    return out;
-  }();
+  static const std::vector<mask_case> all = read_cases<mask_case>(
+      "mask/cases.txt",
+      [](const std::string& line, mask_case& c) { c.result = read_case_head(line, c); });
   return all;
 }
 

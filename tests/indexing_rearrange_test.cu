@@ -18,44 +18,7 @@ using namespace idx_test;
 namespace {
 
 const std::vector<fixture_case>& rearrange_cases() {
-  static const std::vector<fixture_case> all = [] {
-    std::vector<fixture_case> out;
-    for (const std::string& line : cupp_test::fixture_lines("rearrange/cases.txt")) {
-      fixture_case c;
-      c.line = line;
-      std::istringstream in(line);
-      int nd;
-      in >> c.name >> c.m >> c.off >> nd;
-      c.shape = read_dims(in, nd);
-      c.strides = read_dims(in, nd);
-      in >> c.op;
-      for (std::string t; in >> t && t != "->";) c.args.push_back(t);
-      std::string rest;
-      std::getline(in, rest);
-      if (rest.rfind(" ! ", 0) == 0) {
-        const auto bar = rest.find('|');
-        c.error_type = rest.substr(3, bar - 3);
-        c.error_message = rest.substr(bar + 1);
-      } else {
-        std::istringstream r(rest);
-        r >> c.kind;
-        if (c.kind != "set") {
-          int w, rnd;
-          r >> w >> rnd;
-          c.writeable = w != 0;
-          c.r_shape = read_dims(r, rnd);
-          c.r_strides = read_dims(r, rnd);
-          r >> c.r_off;
-        }
-        std::size_t n;
-        r >> n;
-        c.ids.resize(n);
-        for (auto& v : c.ids) r >> v;
-      }
-      out.push_back(std::move(c));
-    }
-    return out;
-  }();
+  static const std::vector<fixture_case> all = read_fixture_cases("rearrange/cases.txt");
   return all;
 }
 

@@ -167,16 +167,8 @@ class caching_allocator {
     std::lock_guard lock(mutex_);
     const std::size_t size = round_size(std::max<std::size_t>(n, 1));
     if (c->size <= size) return;
-    auto* rest = new chunk;
-    rest->ptr = c->ptr + size;
-    rest->size = c->size - size;
-    rest->arena = c->arena;
-    rest->prev = c;
-    rest->next = c->next;
-    if (c->next) c->next->prev = rest;
-    c->next = rest;
+    chunk* rest = cut(c, size);
     used_ -= rest->size;
-    c->size = size;
     make_free(rest);
   }
 
@@ -279,6 +271,15 @@ class caching_allocator {
   // Cuts `c` down to `size`; the remainder stays free under the same key.
   void split(chunk* c, std::size_t size) {
     if (c->size <= size) return;
+    chunk* rest = cut(c, size);
+    rest->st = state::free;
+    arenas_[c->arena].insert(rest);
+    ++n_free_;
+  }
+
+  // Ends `c` after `size` bytes; the rest becomes a chunk of its own,
+  // linked after it, in no free list yet.
+  chunk* cut(chunk* c, std::size_t size) {
     auto* rest = new chunk;
     rest->ptr = c->ptr + size;
     rest->size = c->size - size;
@@ -288,9 +289,7 @@ class caching_allocator {
     if (c->next) c->next->prev = rest;
     c->next = rest;
     c->size = size;
-    rest->st = state::free;
-    arenas_[c->arena].insert(rest);
-    ++n_free_;
+    return rest;
   }
 
   void make_free(chunk* c) {
