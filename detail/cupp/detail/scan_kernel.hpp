@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <type_traits>
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/detail/convert.hpp>
@@ -144,8 +145,25 @@ struct scan_op {
 };
 
 #if defined(__CUDACC__)
-template <class In, class Out, class Op>
-void device_scan(const In& in, Out* out, Op op, index_t n, index_t length, cudaStream_t stream) {
+// The operator handed to CUB: its tuned policies for sm90 (24 items per
+// thread and a look-back delay measured for the type) apply only to the
+// operators it recognises, ::cuda::std::plus among them; a functor of our
+// own gets the generic policy, which ran cumsum of 2^28 float32 at 70% of
+// the copy bandwidth against 81% with plus. Sums of the built-in
+// arithmetic types are the same operation either way.
+template <class Op>
+struct cub_scan_op {
+  using type = Op;
+};
+template <class Acc>
+requires(std::is_arithmetic_v<Acc> &&
+         !std::is_same_v<Acc, bool>) struct cub_scan_op<scan_op<Acc, false>> {
+  using type = ::cuda::std::plus<Acc>;
+};
+
+template <class In, class Out, class Op0>
+void device_scan(const In& in, Out* out, Op0, index_t n, index_t length, cudaStream_t stream) {
+  const typename cub_scan_op<Op0>::type op{};
   std::size_t bytes = 0;
   if (length == n) {
     cuda::check(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, n, stream),
