@@ -432,6 +432,78 @@ BOOST_AUTO_TEST_CASE(unchecked_and_lists) {
              boost::test_tools::per_element());
 }
 
+// x(idx) with one dense index array has a kernel of its own on the device
+// (flat_gather.hpp): each element size, lengths around its groups of four,
+// index arrays it leaves to the general kernel (one element off 16-byte
+// alignment, strided), sources read along a strided axis, modes and the
+// bounds check. Expected: element j is id 1 + 2 * fix(idx[j]).
+template <class T>
+void check_flat_gather() {
+  constexpr index_t m = 37;
+  const array<T> storage = make_storage<T>(2 * m);
+  const array<T> x = storage(slice(1, _, 2));  // ids 1, 3, ..., 73
+  const auto expect = [&](const array<T>& r, const std::vector<std::int64_t>& idx,
+                          cupp::take_mode mode) {
+    BOOST_TEST_REQUIRE(r.size() == static_cast<index_t>(idx.size()));
+    const std::vector<T> got = r.to_vector();
+    for (std::size_t j = 0; j < idx.size(); ++j) {
+      index_t i = idx[j];
+      if (mode == cupp::take_mode::wrap) i = ((i % m) + m) % m;
+      if (mode == cupp::take_mode::clip) i = std::clamp<index_t>(i, 0, m - 1);
+      if (i < 0) i += m;
+      BOOST_TEST(cupp_test::same_bits(got[j], value_of<T>(1 + 2 * i)), "element " << j);
+    }
+  };
+  for (const index_t n : {1, 3, 4, 5, 8, 1027}) {
+    cupp::host::ndarray<std::int64_t> h(cupp::shape_t{2 * n + 1});
+    for (index_t j = 0; j < h.size(); ++j) h.data()[j] = (j * 7919) % (2 * m) - m;  // [-m, m)
+    const array<std::int64_t> all = cupp_test::on_space(h);
+    for (const index_t off : {0, 1}) {
+      BOOST_TEST_CONTEXT("n " << n << ", offset " << off) {
+        const array<std::int64_t> idx = all(slice(off, off + n));
+        const std::vector<std::int64_t> v = idx.to_vector();
+        expect(x(idx), v, cupp::take_mode::raise);
+        expect(x(idx).unchecked(), v, cupp::take_mode::raise);
+        const array<std::int64_t> far = idx * 3;
+        const std::vector<std::int64_t> fv = far.to_vector();
+        expect(cupp::take(x, far, 0, cupp::take_mode::wrap), fv, cupp::take_mode::wrap);
+        expect(cupp::take(x, far, 0, cupp::take_mode::clip), fv, cupp::take_mode::clip);
+      }
+    }
+    const array<std::int64_t> strided = all(slice(_, _, 2));
+    expect(x(strided), strided.to_vector(), cupp::take_mode::raise);
+  }
+  // A matrix read along either axis, and an index array of two dimensions.
+  const array<T> mat = storage.reshape(2, m);  // ids r * m + c
+  const array<std::int64_t> cols = from_values<std::int64_t>({5, -1, 0, 36, 2, 7}).reshape(2, 3);
+  const array<T> row1 = mat(1, cols);
+  BOOST_TEST(cupp::to_string(row1.shape()) == "(2, 3)");
+  const std::vector<T> got = row1.to_vector();
+  const index_t want[] = {m + 5, m + 36, m, m + 36, m + 2, m + 7};
+  for (int j = 0; j < 6; ++j) BOOST_TEST(cupp_test::same_bits(got[j], value_of<T>(want[j])));
+  const array<T> col2 = mat(from_values<std::int64_t>({1, 0, -2, 1, 1}), 2);
+  const std::vector<T> cg = col2.to_vector();
+  const index_t cwant[] = {m + 2, 2, 2, m + 2, m + 2};
+  for (int j = 0; j < 5; ++j) BOOST_TEST(cupp_test::same_bits(cg[j], value_of<T>(cwant[j])));
+  // One bad index among many: NumPy's message, from the kernel's fault word.
+  cupp::host::ndarray<std::int64_t> hb(cupp::shape_t{4099});
+  for (index_t j = 0; j < hb.size(); ++j) hb.data()[j] = j % m;
+  hb.data()[4097] = -m - 1;
+  const array<std::int64_t> bad = cupp_test::on_space(hb);
+  BOOST_CHECK_EXCEPTION((void)array<T>(x(bad)), cupp::index_error, [](const cupp::index_error& e) {
+    return std::string(e.what()) == "index -38 is out of bounds for axis 0 with size 37";
+  });
+}
+
+BOOST_AUTO_TEST_CASE(flat_gather) {
+  boost::hana::for_each(dtypes, [&](auto t) {
+    using T = typename decltype(t)::type;
+    BOOST_TEST_CONTEXT(cupp::dtype_of<T>().name) {
+      check_flat_gather<T>();
+    }
+  });
+}
+
 #if !CUPP_TEST_DEVICE
 // Repeated indices on the host: the last value wins, as in NumPy (on the
 // device which one wins is unspecified).

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include <cupp/creation.hpp>
+#include <cupp/detail/flat_gather.hpp>
 #include <cupp/detail/gather_scatter.hpp>
 #include <cupp/elementwise.hpp>
 #include <cupp/expression.hpp>
@@ -141,6 +142,14 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
   // The selected elements as a new array (C order): one kernel.
   ndarray<T, S> eval() const { return get(); }
   operator ndarray<T, S>() const { return get(); }
+  // What `ndarray<U> y = x(idx);` runs (detail::evaluate_as).
+  template <class U>
+  ndarray<U, S> evaluate_self() const {
+    if constexpr (std::is_same_v<U, T>)
+      return get();
+    else
+      return detail::evaluate_fused<U, S>(*this);
+  }
 
   // NumPy's x[idx] = v: v an expression, an array or a scalar, broadcast
   // to the indexed shape. With repeated indices one of the values is
@@ -234,6 +243,8 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
   }
 
   ndarray<T, S> get() const {
+    if constexpr (std::is_same_v<S, device_space> && K == 1)
+      if (auto r = detail::flat_gather(a_, idx_[0], plan_, mode_)) return std::move(*r);
     if constexpr (std::is_same_v<S, device_space>) {
       if (mode_ == detail::index_mode::raise && detail::size_of(plan_.shape) > 0) {
         cuda::device_scope scope(a_.device_id());
@@ -241,7 +252,7 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
         const cuda::memory_ptr word = detail::new_fault_word(s);
         gather_ref g(*this);
         g.fault_ = static_cast<detail::index_fault*>(word.get());
-        ndarray<T, S> r = detail::evaluate_as<T, S>(g);
+        ndarray<T, S> r = detail::evaluate_fused<T, S>(g);
         const detail::index_fault f = detail::read_fault_word(word, s);
         if (f.flag)
           throw index_error(
@@ -253,7 +264,7 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
     if (mode_ == detail::index_mode::raise && detail::size_of(plan_.shape) == 0) check_bounds();
     gather_ref g(*this);
     if (detail::size_of(plan_.shape) == 0) g.mode_ = detail::index_mode::trusted;
-    return detail::evaluate_as<T, S>(g);
+    return detail::evaluate_fused<T, S>(g);
   }
 
   template <class Op, class V>

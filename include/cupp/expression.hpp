@@ -672,9 +672,10 @@ bool needs_temporary(const ndarray<T, S>& out, const E& e) {
   return overlap;
 }
 
-// A fresh array of E's result (K order), evaluated.
+// A fresh array of E's result (K order), evaluated by the element-wise
+// kernel.
 template <class T, class S, class E>
-ndarray<T, S> evaluate_as(const E& e) {
+ndarray<T, S> evaluate_fused(const E& e) {
   static_assert(!std::is_same_v<typename E::space, host_space> || std::is_same_v<S, host_space>,
                 "cupp: a host expression cannot become a device array: use cupp::asarray");
   static_assert(!std::is_same_v<typename E::space, device_space> || std::is_same_v<S, device_space>,
@@ -703,6 +704,17 @@ ndarray<T, S> evaluate_as(const E& e) {
   }();
   run_elementwise(std::tuple<const ndarray<T, S>&>(out), e, st);
   return out;
+}
+
+// A fresh array of E's result. An operand with a kernel of its own for
+// standing alone (x(idx): bounds checked inside its gather) says so with
+// evaluate_self<T>(); everything else takes the element-wise kernel.
+template <class T, class S, class E>
+ndarray<T, S> evaluate_as(const E& e) {
+  if constexpr (requires { e.template evaluate_self<T>(); })
+    return e.template evaluate_self<T>();
+  else
+    return evaluate_fused<T, S>(e);
 }
 
 template <class E>
