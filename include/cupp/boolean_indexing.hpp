@@ -117,34 +117,29 @@ void check_operand_devices(const E& e) {
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
 }
 
-// Calls f(walk) with the walk over e's positions in C order, the indexed
-// array's strides `xst` over e's axes merged alongside. When the axes do
-// not merge into the kernel's dimensions, e is laid out densely first
-// (for an array leaf, that is the same type again).
+// Calls f(walk) with the walk over e's positions in C order. When e's
+// axes do not merge into one dimension, e is laid out densely first (for
+// a C-contiguous array leaf, that is the same type again).
 template <class S, class E, class F>
-void with_mask_walk(const E& e, const strides_t& xst, F&& f) {
+void with_mask_walk(const E& e, F&& f) {
   const shape_t& shape = e.shape();
   std::array<strides_t, E::slots + 1> st;
-  st[0] = xst;
+  st[0] = strides_t::filled(shape.size(), 0);
   strides_t* p = st.data() + 1;
   e.collect(p, shape);
   index_t ext[max_ndim];
   std::array<strides_t, E::slots + 1> merged;
-  const int m = merge_c_order(shape, st, ext, merged);
-  if (m > kernel_dims) {
+  if (merge_c_order(shape, st, ext, merged) > 1) {
     using V = typename E::value_type;
     ndarray<V, S> dense(shape);
     assign(dense, e);
-    with_mask_walk<S>(array_leaf<V, S>{dense}, xst, f);
+    with_mask_walk<S>(array_leaf<V, S>{dense}, f);
     return;
   }
   check_operand_devices<S>(e);
-  lower_ctx L{merged, m, m, nullptr, 1};
+  lower_ctx L{merged, 1, 1, nullptr, 1};
   using Ev = decltype(e.template lower<typename E::value_type, 1>(L));
-  mask_walk<Ev> w{e.template lower<typename E::value_type, 1>(L), {}};
-  w.w.d = make_scan_dims(ext, m);
-  for (int k = 0; k < m; ++k) w.w.st[k] = merged[0][k];
-  f(w);
+  f(mask_walk<Ev>{e.template lower<typename E::value_type, 1>(L)});
 }
 
 template <class S>
@@ -166,8 +161,8 @@ ndarray<V, S> shrink_selected(const ndarray<V, S>& buf, index_t count, const sha
   const strides_t st = contiguous_strides(shape, sizeof(V));
   const ndarray<V, S> head(buf.data(), shape, st, buf.memory(), buf.device_id(), true);
   if constexpr (on_device_v<S>)
-    if (count > 0 && cuda::detail::shrink_allocation(buf.memory(),
-                                                     static_cast<std::size_t>(count) * sizeof(V)))
+    if (count > 0 &&
+        cuda::detail::shrink_allocation(buf.memory(), static_cast<std::size_t>(count) * sizeof(V)))
       return head;
   if (count * CUPP_MASK_KEEP_DIVISOR >= buf.size()) return head;
   ndarray<V, S> out(shape);
@@ -189,7 +184,7 @@ std::pair<ndarray<std::int64_t, S>, index_t> nonzero_positions(const E& e) {
   index_t count = 0;
   if (n == 0) return {pos, 0};
   const int dev = on_device_v<S> ? device_for(pos.device_id()) : -1;
-  with_mask_walk<S>(e, strides_t::filled(shape.size(), 0), [&](const auto& w) {
+  with_mask_walk<S>(e, [&](const auto& w) {
     using W = std::remove_cvref_t<decltype(w)>;
     count = select_flagged<on_device_v<S>>(select_position_fn{}, flag_fn<W>{w}, n, pos.data(), dev);
   });
@@ -262,11 +257,11 @@ selected_rows<T, S> select_rows(const ndarray<T, S>& x, const E& m) {
   s.move.rest = rest;
   s.move.r = fast_divmod(static_cast<std::uint64_t>(std::max<index_t>(s.r, 1)));
   if (n == 0) return s;
-  with_mask_walk<S>(m, shape_prefix(s.target.strides(), md), [&](const auto& w) {
+  s.move.rows = lead;
+  with_mask_walk<S>(m, [&](const auto& w) {
     using W = std::remove_cvref_t<decltype(w)>;
     s.count =
         select_flagged<on_device_v<S>>(select_position_fn{}, flag_fn<W>{w}, n, s.pos.data(), dev);
-    s.move.rows = w.w;
   });
   return s;
 }
@@ -306,18 +301,23 @@ ndarray<T, S> masked_read(const ndarray<T, S>& x0, const E& m) {
     selected_rows<T, S> s = select_rows(x0, m);
     return gather_rows(s);
   }
+  // The selection reads x along one merged dimension: other layouts are
+  // copied first.
   ndarray<T, S> x = x0;
   offset_walk lead, rw;
-  if (!make_row_walks(x, md, lead, rw)) x = x0.copy();
+  if (!make_row_walks(x, md, lead, rw) || lead.d.nd != 1) {
+    x = x0.copy();
+    make_row_walks(x, md, lead, rw);
+  }
   const int dev = on_device_v<S> ? x.device_id() : -1;
   if (on_device_v<S>) check_current_device(dev);
   ndarray<T, S> buf(shape_t{n});
   index_t count = 0;
-  with_mask_walk<S>(m, shape_prefix(x.strides(), md), [&](const auto& w) {
+  with_mask_walk<S>(m, [&](const auto& w) {
     using W = std::remove_cvref_t<decltype(w)>;
     count = select_flagged<on_device_v<S>>(
-        row_value_fn<W, bits_t<T>>{w, reinterpret_cast<const char*>(x.data())}, flag_fn<W>{w}, n,
-        reinterpret_cast<bits_t<T>*>(buf.data()), dev);
+        strided_value_fn<bits_t<T>>{reinterpret_cast<const char*>(x.data()), lead.st[0]},
+        flag_fn<W>{w}, n, reinterpret_cast<bits_t<T>*>(buf.data()), dev);
   });
   return shrink_selected(buf, count, with_lead(count, rest));
 }
