@@ -1,6 +1,6 @@
 // What every benchmark executable shares: CUDA error checks that throw, the
-// host clock, reading the command line, the exit codes bench/run_benchmarks.sh
-// relies on, and the JSON file it collects. Each benchmark keeps its own
+// host clock, the event-timed median per call, reading the command line, the exit codes
+// bench/run_benchmarks.sh relies on, and the JSON file it collects. Each benchmark keeps its own
 // options, output and JSON fields; only the conventions live here, so that
 // they cannot drift apart between benchmarks.
 #pragma once
@@ -38,6 +38,31 @@ using clock_type = std::chrono::steady_clock;
 
 inline double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// Median milliseconds per call of f on stream s: three calls to warm up,
+// then `runs` loops of `reps` calls, each loop timed by CUDA events.
+template <class F>
+double median_ms_per_call(cudaStream_t s, int runs, int reps, F&& f) {
+  for (int i = 0; i < 3; ++i) f();
+  BENCH_CHECK(cudaStreamSynchronize(s));
+  cudaEvent_t a, b;
+  BENCH_CHECK(cudaEventCreate(&a));
+  BENCH_CHECK(cudaEventCreate(&b));
+  std::vector<double> t;
+  for (int r = 0; r < runs; ++r) {
+    BENCH_CHECK(cudaEventRecord(a, s));
+    for (int i = 0; i < reps; ++i) f();
+    BENCH_CHECK(cudaEventRecord(b, s));
+    BENCH_CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms / reps);
+  }
+  BENCH_CHECK(cudaEventDestroy(a));
+  BENCH_CHECK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
 }
 
 // A benchmark declares each option once, as a name, what its value looks

@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 
-SKIP = 77
+from cupy_common import SKIP, import_cupy, median_ms_per_call
 
 
 def main():
@@ -41,12 +41,8 @@ def main():
     a = p.parse_args()
     import numpy as np
 
-    try:
-        import cupy as cp
-        if cp.cuda.runtime.getDeviceCount() == 0:
-            raise RuntimeError("0 devices")
-    except Exception as e:
-        print(f"SKIPPED: cupy or a CUDA device unavailable ({type(e).__name__}: {e})")
+    cp = import_cupy()
+    if cp is None:
         return SKIP
 
     accelerators = {"CUPY_ACCELERATORS": os.environ.get("CUPY_ACCELERATORS")}
@@ -62,19 +58,7 @@ def main():
     copy_gbs = [0.0]
 
     def time_ms(f, reps=a.reps):
-        for _ in range(3):
-            f()
-        cp.cuda.get_current_stream().synchronize()
-        t = []
-        for _ in range(a.runs):
-            s, e = cp.cuda.Event(), cp.cuda.Event()
-            s.record()
-            for _ in range(reps):
-                f()
-            e.record()
-            e.synchronize()
-            t.append(cp.cuda.get_elapsed_time(s, e) / reps)
-        return statistics.median(t)
+        return median_ms_per_call(cp, f, a.runs, reps)
 
     def add(case, ms, nbytes=0, unit=None):
         value = nbytes / (ms * 1e-3) / 1e9 if nbytes else ms

@@ -46,26 +46,7 @@ struct row {
 // Median milliseconds per call of f over `runs` loops of `reps` calls.
 template <class F>
 double time_ms(const options& o, F&& f) {
-  cudaStream_t s = cupp::cuda::get_current_stream().handle();
-  for (int i = 0; i < 3; ++i) f();
-  BENCH_CHECK(cudaStreamSynchronize(s));
-  cudaEvent_t a, b;
-  BENCH_CHECK(cudaEventCreate(&a));
-  BENCH_CHECK(cudaEventCreate(&b));
-  std::vector<double> t;
-  for (int r = 0; r < o.runs; ++r) {
-    BENCH_CHECK(cudaEventRecord(a, s));
-    for (int i = 0; i < o.reps; ++i) f();
-    BENCH_CHECK(cudaEventRecord(b, s));
-    BENCH_CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms / o.reps);
-  }
-  BENCH_CHECK(cudaEventDestroy(a));
-  BENCH_CHECK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return bench::median_ms_per_call(cupp::cuda::get_current_stream().handle(), o.runs, o.reps, f);
 }
 
 // Each case is checked once: a wrong answer fails the run.
@@ -163,8 +144,8 @@ int main(int argc, char** argv) {
         cols.push_back(cupp::full<float>({4096, 8192}, static_cast<float>(i)));
       add("concatenate.axis1.f32", time_ms(o, [&] { r = cupp::concatenate(cols, 1); }),
           2.0 * 8 * n * 4);
-      expect("concatenate.axis1.f32", r.shape() == (cupp::shape_t{4096, 65536}) &&
-                                          r.item(4095, 5 * 8192 + 3) == 5.0f);
+      expect("concatenate.axis1.f32",
+             r.shape() == (cupp::shape_t{4096, 65536}) && r.item(4095, 5 * 8192 + 3) == 5.0f);
     }
 #endif
     if (!o.json.empty())

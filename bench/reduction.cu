@@ -62,26 +62,7 @@ struct row {
 // Median milliseconds per call of f over `runs` loops of `reps` calls.
 template <class F>
 double time_ms(const options& o, F&& f) {
-  cudaStream_t s = cupp::cuda::get_current_stream().handle();
-  for (int i = 0; i < 3; ++i) f();
-  BENCH_CHECK(cudaStreamSynchronize(s));
-  cudaEvent_t a, b;
-  BENCH_CHECK(cudaEventCreate(&a));
-  BENCH_CHECK(cudaEventCreate(&b));
-  std::vector<double> t;
-  for (int r = 0; r < o.runs; ++r) {
-    BENCH_CHECK(cudaEventRecord(a, s));
-    for (int i = 0; i < o.reps; ++i) f();
-    BENCH_CHECK(cudaEventRecord(b, s));
-    BENCH_CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    BENCH_CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms / o.reps);
-  }
-  BENCH_CHECK(cudaEventDestroy(a));
-  BENCH_CHECK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return bench::median_ms_per_call(cupp::cuda::get_current_stream().handle(), o.runs, o.reps, f);
 }
 
 template <class T>

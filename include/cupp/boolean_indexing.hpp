@@ -275,7 +275,7 @@ void scatter_rows(const ndarray<T, S>& x, selected_rows<T, S>& s, const ndarray<
   s.move.by_position = by_position;
   if (period > 0) s.move.period_div = fast_divmod(static_cast<std::uint64_t>(period));
   move_rows<on_device_v<S>, true>(reinterpret_cast<char*>(s.target.data()), s.pos.data(),
-                                  reinterpret_cast<bits_t<T>*>(dense.data()), s.move, s.count * s.r,
+                                  reinterpret_cast<word_t<T>*>(dense.data()), s.move, s.count * s.r,
                                   on_device_v<S> ? x.device_id() : -1);
   if (s.dense) s.target.copy_into(x);
 }
@@ -284,7 +284,7 @@ template <class T, class S>
 ndarray<T, S> gather_rows(selected_rows<T, S>& s) {
   ndarray<T, S> out(with_lead(s.count, s.rest));
   move_rows<on_device_v<S>, false>(reinterpret_cast<char*>(s.target.data()), s.pos.data(),
-                                   reinterpret_cast<bits_t<T>*>(out.data()), s.move, s.count * s.r,
+                                   reinterpret_cast<word_t<T>*>(out.data()), s.move, s.count * s.r,
                                    on_device_v<S> ? s.target.device_id() : -1);
   return out;
 }
@@ -316,8 +316,8 @@ ndarray<T, S> masked_read(const ndarray<T, S>& x0, const E& m) {
   with_mask_walk<S>(m, [&](const auto& w) {
     using W = std::remove_cvref_t<decltype(w)>;
     count = select_flagged<on_device_v<S>>(
-        strided_value_fn<bits_t<T>>{reinterpret_cast<const char*>(x.data()), lead.st[0]},
-        flag_fn<W>{w}, n, reinterpret_cast<bits_t<T>*>(buf.data()), dev);
+        strided_value_fn<word_t<T>>{reinterpret_cast<const char*>(x.data()), lead.st[0]},
+        flag_fn<W>{w}, n, reinterpret_cast<word_t<T>*>(buf.data()), dev);
   });
   return shrink_selected(buf, count, with_lead(count, rest));
 }

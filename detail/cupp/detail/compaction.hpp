@@ -22,6 +22,7 @@
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/elementwise_kernel.hpp>
 #include <cupp/detail/scan_kernel.hpp>
+#include <cupp/detail/strided_copy.hpp>
 
 #if defined(__CUDACC__)
 #include <cub/device/device_select.cuh>
@@ -118,41 +119,10 @@ struct mask_walk {
   }
 };
 
-// Compaction only moves elements, so kernels are instantiated per element
-// size, not per dtype: an unsigned integer (or a 16-byte pair) of the
-// same size stands in for every dtype of that size.
-struct alignas(16) bits128 {
-  std::uint64_t lo, hi;
-};
-template <std::size_t B>
-struct bits_of;
-template <>
-struct bits_of<1> {
-  using type = std::uint8_t;
-};
-template <>
-struct bits_of<2> {
-  using type = std::uint16_t;
-};
-template <>
-struct bits_of<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct bits_of<8> {
-  using type = std::uint64_t;
-};
-template <>
-struct bits_of<16> {
-  using type = bits128;
-};
-template <class T>
-using bits_t = typename bits_of<sizeof(T)>::type;
-
-// Loads and stores of those stand-ins. The host goes through memcpy, which
-// compilers turn into one move, so that the bits of a dtype read through
-// another type are not subject to type-based alias analysis; the device
-// loads directly (memcpy of unknown alignment would go byte by byte).
+// Loads and stores of the element-size stand-ins (word_t, strided_copy.hpp). The host goes through
+// memcpy, which compilers turn into one move, so that the bits of a dtype read through another type
+// are not subject to type-based alias analysis; the device loads directly (memcpy of unknown
+// alignment would go byte by byte).
 template <class U>
 CUPP_HD inline U load_bits(const char* p) {
 #if defined(__CUDA_ARCH__)

@@ -84,8 +84,9 @@ inline void host_strided_copy(char* dst, const char* src, const copy_plan& p, in
   }
 }
 
-#if defined(__CUDACC__)
-
+// An unsigned integer (or a 16-byte vector pair) of `Size` bytes: moves of
+// elements stand in it for every dtype of that size, so that copy, gather
+// and compaction kernels are instantiated per element size, not per dtype.
 template <int Size>
 struct word_of;
 template <>
@@ -108,6 +109,10 @@ template <>
 struct word_of<16> {
   using type = ulonglong2;
 };
+template <class T>
+using word_t = typename word_of<static_cast<int>(sizeof(T))>::type;
+
+#if defined(__CUDACC__)
 
 // Any layout: each element finds its offsets from its linear position.
 template <int Size>
