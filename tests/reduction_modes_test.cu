@@ -134,6 +134,109 @@ BOOST_AUTO_TEST_CASE(long_full_reduction) {
   check_case({999983}, {0}, false);
 }
 
+// Full reductions of a dense run take the flat walk: lengths around the
+// 16-byte chunks and the grid, NaN and ties inside and outside the last
+// partial chunk, against a loop with NumPy's rules (the first NaN, else the
+// first extreme). Offset and strided views of the same values take the
+// general walk and must agree.
+namespace {
+
+struct arg_ref {
+  index_t max = -1, min = -1, nanmax = -1, nanmin = -1;
+};
+arg_ref arg_reference(const std::vector<double>& v) {
+  arg_ref r;
+  for (index_t i = 0; i < static_cast<index_t>(v.size()); ++i) {
+    const double x = v[i];
+    const bool nan = std::isnan(x);
+    auto beats = [&](index_t at, bool max) {
+      if (at < 0) return true;
+      const double y = v[at];
+      if (std::isnan(y)) return false;
+      return nan || (max ? x > y : x < y);
+    };
+    if (beats(r.max, true)) r.max = i;
+    if (beats(r.min, false)) r.min = i;
+    if (!nan && (r.nanmax < 0 || x > v[r.nanmax])) r.nanmax = i;
+    if (!nan && (r.nanmin < 0 || x < v[r.nanmin])) r.nanmin = i;
+  }
+  return r;
+}
+
+template <class T>
+void check_flat(index_t n, const std::vector<std::pair<index_t, double>>& set) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i)
+    v[i] =
+        std::is_same_v<T, std::int8_t> ? static_cast<double>((i * 7919) % 251 - 125) : value_at(i);
+  for (const auto& [at, x] : set)
+    if (at >= 0 && at < n) v[at] = x;
+  auto h = cupp::host::empty<T>({n + 1});
+  for (index_t i = 0; i < n; ++i) h.data()[i + 1] = static_cast<T>(v[i]);
+  h.data()[0] = T{};
+  const auto whole = on_space(h);
+  auto x = on_space(cupp::host::empty<T>({n}));
+  cupp::copyto(x, whole(cupp::slice(1, cupp::_)));     // dense and aligned: the flat walk
+  const auto offset = whole(cupp::slice(1, cupp::_));  // misaligned: the general walk
+  const arg_ref ref = arg_reference(v);
+  double sum = 0;
+  for (double e : v)
+    if (!std::isnan(e)) sum += e;
+  BOOST_TEST_CONTEXT(n << " elements, " << set.size() << " values set") {
+    for (const auto& a : {x, offset}) {
+      BOOST_TEST(to_host(cupp::argmax(a)).item() == ref.max);
+      BOOST_TEST(to_host(cupp::argmin(a)).item() == ref.min);
+      BOOST_TEST(to_host(cupp::argmax(a * T{1})).item() == ref.max);
+      if constexpr (std::is_floating_point_v<T>) {
+        BOOST_TEST(to_host(cupp::nanargmax(a)).item() == ref.nanmax);
+        BOOST_TEST(to_host(cupp::nanargmin(a)).item() == ref.nanmin);
+        const double got = static_cast<double>(to_host(cupp::nansum(a)).item());
+        BOOST_TEST((std::isnan(sum) ? std::isnan(got) : got == sum));
+      } else {
+        BOOST_TEST(static_cast<double>(to_host(cupp::sum(a)).item()) == sum);
+      }
+    }
+    const auto every_other = x(cupp::slice(cupp::_, cupp::_, 2));
+    std::vector<double> w;
+    for (index_t i = 0; i < n; i += 2) w.push_back(v[i]);
+    BOOST_TEST(to_host(cupp::argmax(every_other)).item() == arg_reference(w).max);
+  }
+}
+
+template <class T>
+void check_flat_patterns(index_t n) {
+  const double big = std::is_same_v<T, std::int8_t> ? 127 : 1e4;
+  check_flat<T>(n, {});
+  // Ties: the first of three places of the largest and of the smallest value.
+  check_flat<T>(n, {{n / 2 + 1, big}, {n / 3, big}, {n - 1, big}, {n - 2, -big}, {n / 5, -big}});
+  // Neighbours inside one chunk.
+  check_flat<T>(n, {{n - 3, big}, {n - 2, big}, {2, -big}, {1, -big}});
+  if constexpr (std::is_floating_point_v<T>) {
+    const double nan = std::nan("");
+    check_flat<T>(n, {{n - 1, nan}});                              // in the last chunk
+    check_flat<T>(n, {{n - 1, nan}, {n / 2, nan}, {n / 4, big}});  // the first of two
+    check_flat<T>(n, {{0, nan}, {n / 2, -INFINITY}});
+    check_flat<T>(n, {{n / 2, INFINITY}, {n / 2 + 1, nan}, {n / 3, -INFINITY}});
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(flat_walks) {
+  for (index_t n : {1, 3, 4, 5, 7, 17, 1023, 1024, 1025, 16387, 262147, 1000003}) {
+    check_flat_patterns<float>(n);
+    check_flat_patterns<double>(n);
+    check_flat_patterns<std::int32_t>(n);
+    check_flat_patterns<std::int8_t>(n);
+  }
+  // Every element NaN: nanargmax has nothing to choose (-1).
+  auto h = cupp::host::empty<float>({1001});
+  for (index_t i = 0; i < h.size(); ++i) h.data()[i] = std::nanf("");
+  const auto x = on_space(h);
+  BOOST_TEST(to_host(cupp::argmax(x)).item() == 0);
+  BOOST_TEST(to_host(cupp::nanargmax(x)).item() == -1);
+}
+
 BOOST_AUTO_TEST_CASE(alternating_axes_need_materialising) {
   check_case({2, 3, 2, 3, 2, 3, 2, 3}, {0, 2, 4, 6}, false);
   check_case({2, 3, 2, 3, 2, 3, 2, 3}, {1, 3, 5, 7}, true);

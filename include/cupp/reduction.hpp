@@ -50,6 +50,15 @@ auto materialized(const E& e, axis_mask m) {
   }
 }
 
+// Whether every operand (slots 1 .. slots) stores its kernel rows one after
+// another: dimension 1 steps over exactly n0 elements of dimension 0.
+template <std::size_t S>
+bool rows_follow(const std::array<strides_t, S>& st, index_t n0, int slots) {
+  for (int s = 1; s <= slots; ++s)
+    if (st[s][1] != st[s][0] * n0) return false;
+  return true;
+}
+
 // Writes red's result over the axes `m` of `e` into `out` (the reduced shape,
 // with or without the reduced axes kept as 1).
 template <class Red, class Out, class S, class E>
@@ -95,8 +104,20 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
 #if defined(__CUDACC__)
     const index_t resident =
         reduce_resident_blocks<N, Red, std::remove_cv_t<decltype(ev)>, position_eval, Out>(pl, dev);
-    reduce_grid g = make_reduce_grid(pl, N, resident);
-    if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
+    // Flat modes: everything merged into one reduced run that every operand
+    // stores densely (and, for arg reductions, positions that grow along
+    // it), or short dense rows of kept results reduced over the rows.
+    const bool dense = dense_loadable(ev);
+    reduce_grid g;
+    if (pl.nd == 1 && (pl.reduced & 1) && dense && (!with_index || pos.st[0] > 0)) {
+      g = make_flat_grid(pl.shape[0], N, resident);
+    } else if (pl.nd == 2 && !(pl.reduced & 1) && !with_index && dense &&
+               flat_outer_fits(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
+      g = make_flat_outer_grid(pl.shape[0], pl.shape[1], N, resident);
+    } else {
+      g = make_reduce_grid(pl, N, resident);
+      if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
+    }
     launch_reduce<N>(ev, pos, w, g, dev, cuda::detail::current_stream_impl(dev)->handle);
 #endif
   } else {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -86,6 +87,22 @@ struct array_eval {
   CUPP_HD T value(const regs& r, int j) const {
     return r.v[j];
   }
+  // Flat walks (reduce_kernel.hpp): the N elements from element i on, known
+  // to be in memory one after another and aligned for one vector load.
+  bool dense() const {
+    return st[0] == static_cast<index_t>(sizeof(T)) &&
+           reinterpret_cast<std::uintptr_t>(data) % (sizeof(T) * N) == 0;
+  }
+  CUPP_HD void load_dense(regs& r, index_t i) const {
+    const char* p = data + i * static_cast<index_t>(sizeof(T));
+    if constexpr (N > 1) {
+      const auto b = *reinterpret_cast<const vec_of<T, N>*>(p);
+#pragma unroll
+      for (int j = 0; j < N; ++j) r.v[j] = b.v[j];
+    } else {
+      r.v[0] = *reinterpret_cast<const T*>(p);
+    }
+  }
 };
 
 // A constant (a scalar operand, already cast to the type its ufunc uses).
@@ -96,6 +113,8 @@ struct const_eval {
   T v;
   CUPP_HD void load(regs&, const index_t*, int, int) const {}
   CUPP_HD T value(const regs&, int) const { return v; }
+  bool dense() const { return true; }
+  CUPP_HD void load_dense(regs&, index_t) const {}
 };
 
 // A generator: a function of K linear positions, each an affine function of
@@ -115,6 +134,13 @@ struct generator_eval {
 #pragma unroll
     for (int k = 0; k < K; ++k) r.pos[k] = base[k] + chunk_offset(st[k], c, nd);
   }
+  bool dense() const {
+    return true;
+  }
+  CUPP_HD void load_dense(regs& r, index_t i) const {
+#pragma unroll
+    for (int k = 0; k < K; ++k) r.pos[k] = base[k] + i * st[k][0];
+  }
   CUPP_HD value_type value(const regs& r, int j) const {
     index_t p[K];
 #pragma unroll
@@ -123,6 +149,21 @@ struct generator_eval {
   }
 };
 
+// Evaluators with load_dense (arrays, constants, generators and ufuncs of
+// them) can take part in flat walks; others (gathers) never do.
+template <class E>
+concept has_dense_load = requires(const E& e, typename E::regs& r) {
+  { e.dense() } -> std::convertible_to<bool>;
+  e.load_dense(r, index_t{});
+};
+template <class E>
+bool dense_loadable(const E& e) {
+  if constexpr (has_dense_load<E>)
+    return e.dense();
+  else
+    return false;
+}
+
 // The evaluators of a node's operands, in order.
 template <class... E>
 struct eval_list;
@@ -130,6 +171,8 @@ template <>
 struct eval_list<> {
   struct regs {};
   CUPP_HD void load(regs&, const index_t*, int, int) const {}
+  bool dense() const { return true; }
+  CUPP_HD void load_dense(regs&, index_t) const {}
 };
 template <class E, class... Es>
 struct eval_list<E, Es...> {
@@ -142,6 +185,11 @@ struct eval_list<E, Es...> {
   CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
     head.load(r.head, c, nd, count);
     tail.load(r.tail, c, nd, count);
+  }
+  bool dense() const { return dense_loadable(head) && tail.dense(); }
+  CUPP_HD void load_dense(regs& r, index_t i) const {
+    if constexpr (has_dense_load<E>) head.load_dense(r.head, i);
+    tail.load_dense(r.tail, i);
   }
 };
 
@@ -183,7 +231,8 @@ constexpr int eval_min_blocks() {
 template <class Op, class Loop, class... E>
 struct node_eval {
   using value_type = typename Loop::out;
-  static constexpr int min_blocks = std::min({CUPP_ELEMENTWISE_MIN_BLOCKS, eval_min_blocks<E>()...});
+  static constexpr int min_blocks =
+      std::min({CUPP_ELEMENTWISE_MIN_BLOCKS, eval_min_blocks<E>()...});
   using list = eval_list<E...>;
   using regs = typename list::regs;
   Op op;
@@ -192,6 +241,8 @@ struct node_eval {
   CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
     args.load(r, c, nd, count);
   }
+  bool dense() const { return args.dense(); }
+  CUPP_HD void load_dense(regs& r, index_t i) const { args.load_dense(r, i); }
   CUPP_HD value_type value(const regs& r, int j) const {
     return apply(r, j, std::make_index_sequence<sizeof...(E)>{});
   }

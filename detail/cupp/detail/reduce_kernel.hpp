@@ -21,6 +21,7 @@
 #include <cstring>
 #include <vector>
 
+#include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/elementwise_kernel.hpp>
 #include <cupp/detail/reduce_plan.hpp>
@@ -83,6 +84,10 @@ struct reduce_grid {
   int finish_block = 0;  // second pass: one block per result
   bool ordered = false;  // each lane meets the reduced positions in increasing order
   index_t slots = 1;     // blocks in flight (the grid's cap)
+  // Flat mode: a full reduction of n0 elements that every operand stores
+  // one after another (dense_loadable): chunks0 whole chunks walked with
+  // bare vector loads, one partial result per block (segments blocks).
+  bool flat = false;
 };
 
 // c[k] for lo <= k < hi from a linear index (dimension lo fastest).
@@ -144,6 +149,10 @@ struct reduce_tuning_t {
   // each row keeps a run of at least this many (loads in flight); a shorter
   // run widens the block along the kept fastest axis instead.
   int outer_min_run = 8;
+  // Flat mode: waves of resident blocks. One: with more, argmax's blocks
+  // wait for a second wave (2^28 float32: 86% of copy bandwidth with one,
+  // 78% with two, in a hand-written version of the same walk).
+  int flat_waves = 1;
 };
 inline reduce_tuning_t& reduce_tuning() {
   static reduce_tuning_t t;
@@ -210,6 +219,41 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, index_t residen
   g.seg_len = (g.work + g.segments - 1) / g.segments;
   g.segments = (g.work + g.seg_len - 1) / g.seg_len;
   g.finish_block = g.results * 32 < slots * 256 && g.segments > 32;
+  return g;
+}
+
+// Flat mode's split: enough blocks that each thread keeps four chunks in
+// flight, at most the waves of resident blocks the tuning asks for.
+inline reduce_grid make_flat_grid(index_t n, int N, index_t resident) {
+  reduce_grid g;
+  g.flat = true;
+  g.n0 = n;
+  g.chunks0 = n / N;
+  g.slots = std::max<index_t>(resident, 1) * std::max(reduce_tuning().flat_waves, 1);
+  const index_t per_block = index_t{4} * 256;
+  g.segments = std::clamp<index_t>((g.chunks0 + per_block - 1) / per_block, 1, g.slots);
+  g.finish_block = g.segments > 32;
+  return g;
+}
+
+// Flat outer mode: rows of n0 results (at most 32, whole chunks, a power of
+// two of them) stored one after another, reduced over the rows: the same
+// grid-stride walk over the chunks, in which every thread meets one chunk
+// of columns only (the stride is a multiple of the chunks in a row).
+inline bool flat_outer_fits(index_t n0, int N) {
+  const index_t chunks = n0 / N;
+  return n0 <= 32 && n0 % N == 0 && (chunks & (chunks - 1)) == 0;
+}
+inline reduce_grid make_flat_outer_grid(index_t n0, index_t rows, int N, index_t resident) {
+  reduce_grid g = make_flat_grid(n0 * rows, N, resident);
+  g.inner = false;
+  g.nd = 2;
+  g.n0 = n0;
+  g.n0_div = fast_divmod(static_cast<std::uint64_t>(n0));
+  g.chunks0 = n0 / N;
+  g.work = rows;
+  g.results = n0;
+  g.finish_block = g.results * 32 < g.slots * 256 && g.segments > 32;
   return g;
 }
 
@@ -332,11 +376,131 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
   inner_accumulate_walk<N, ND, false>(e, pos, red, acc, g, c, t, end, step);
 }
 
+// The best of a chunk's N values by value alone (arg reductions).
+template <int N, class Red, class E>
+__device__ inline auto chunk_best(const E& e, const Red& red, const typename E::regs& r) {
+  auto best = e.value(r, 0);
+#pragma unroll
+  for (int j = 1; j < N; ++j) {
+    const auto v = e.value(r, j);
+    best = red.replaces(best, v) ? v : best;
+  }
+  return best;
+}
+
+// Flat mode. Each thread walks chunks first, first + step, ... with four
+// bare vector loads in flight. Arg reductions keep the best value and the
+// chunk it came from, and find the element within that chunk once, after
+// the walk: the per-element work is one compare and select, with no
+// position arithmetic. The last partial chunk (fewer than N elements)
+// belongs to the thread whose walk it continues, so every thread still
+// meets its positions in increasing order.
+template <int N, class Red, class E, class P, class Out>
+__device__ inline void flat_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
+                                   typename Red::acc_type* partial, const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  using R = typename E::regs;
+  const Red& red = w.red;
+  constexpr int U = 4;
+  constexpr bool arg = requires(A a) {
+    red.combine_ordered(a, a);
+  };
+  const index_t step = static_cast<index_t>(gridDim.x) * reduce_threads;
+  const index_t first = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x;
+  const index_t full = g.chunks0;
+  A acc = red.identity();
+  index_t t = first;
+  if constexpr (arg) {
+    index_t at_chunk = -1;
+    decltype(chunk_best<N>(e, red, R{})) best{};
+    if (t < full) {
+      R r;
+      e.load_dense(r, t * N);
+      best = chunk_best<N>(e, red, r);
+      at_chunk = t;
+      t += step;
+    }
+    for (; t + (U - 1) * step < full; t += U * step) {
+      R r[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const auto v = chunk_best<N>(e, red, r[u]);
+        const bool take = red.replaces(best, v);
+        best = take ? v : best;
+        at_chunk = take ? t + u * step : at_chunk;
+      }
+    }
+    for (; t < full; t += step) {
+      R r;
+      e.load_dense(r, t * N);
+      const auto v = chunk_best<N>(e, red, r);
+      const bool take = red.replaces(best, v);
+      best = take ? v : best;
+      at_chunk = take ? t : at_chunk;
+    }
+    if (at_chunk >= 0) {
+      // The first element of the chunk that the best does not beat is the
+      // best itself (the first NaN, when the best is NaN).
+      R r;
+      e.load_dense(r, at_chunk * N);
+      int at = 0;
+#pragma unroll
+      for (int j = N - 1; j >= 0; --j)
+        if (!red.replaces(e.value(r, j), best)) at = j;
+      index_t c[kernel_dims] = {at_chunk * N + at};
+      acc = red.map(best, pos.at(c, 1));
+    }
+  } else {
+    for (; t + (U - 1) * step < full; t += U * step) {
+      R r[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r[u], j), 0));
+    }
+    for (; t < full; t += step) {
+      R r;
+      e.load_dense(r, t * N);
+#pragma unroll
+      for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r, j), 0));
+    }
+  }
+  if (full * N < g.n0 && first == full % step) {
+    index_t c[kernel_dims] = {full * N};
+    const int count = static_cast<int>(g.n0 - full * N);
+    R r;
+    e.load(r, c, 1, count);
+    const index_t p0 = Red::needs_index ? pos.at(c, 1) : 0;
+    accumulate_chunk<N, arg>(e, red, acc, r, p0, pos.st[0], count);
+  }
+  using block_reduce = cub::BlockReduce<A, reduce_threads>;
+  __shared__ typename block_reduce::TempStorage temp;
+  acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
+  if (threadIdx.x == 0) {
+    if (gridDim.x == 1) {
+      const index_t c[kernel_dims] = {};
+      w.write(acc, c, 1);
+    } else {
+      partial[blockIdx.x] = acc;
+    }
+  }
+}
+
 template <int N, int ND, class Red, class E, class P, class Out>
 __device__ inline void inner_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
   const Red& red = w.red;
+  if constexpr (ND == 2 && has_dense_load<E>) {
+    if (g.flat) {
+      flat_reduce<N>(e, pos, w, partial, g);
+      return;
+    }
+  }
   if (g.team <= 32) {
     const int team = g.team;
     const int lane = threadIdx.x % team;
@@ -413,11 +577,73 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
   }
 }
 
+// Flat outer mode: a thread's accumulators belong to the columns of chunk
+// (first mod chunks0); lanes of a warp with the same columns combine through
+// shuffles, the warps through shared memory.
+template <int N, class Red, class E, class Out>
+__device__ inline void flat_outer_reduce(const E& e, const result_writer<Red, Out>& w,
+                                         typename Red::acc_type* partial, const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  using R = typename E::regs;
+  const Red& red = w.red;
+  constexpr int U = 4;
+  const index_t step = static_cast<index_t>(gridDim.x) * reduce_threads;
+  const index_t first = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x;
+  const index_t chunks = g.chunks0 * g.work;
+  A acc[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) acc[j] = red.identity();
+  index_t t = first;
+  for (; t + (U - 1) * step < chunks; t += U * step) {
+    R r[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int j = 0; j < N; ++j) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), 0));
+  }
+  for (; t < chunks; t += step) {
+    R r;
+    e.load_dense(r, t * N);
+#pragma unroll
+    for (int j = 0; j < N; ++j) acc[j] = red.combine(acc[j], red.map(e.value(r, j), 0));
+  }
+  const int lanes = static_cast<int>(g.chunks0);
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    for (int s = 16; s >= lanes; s >>= 1) acc[j] = red.combine(acc[j], shuffle_down(acc[j], s, 32));
+  constexpr int warps = reduce_threads / 32;
+  __shared__ alignas(16) unsigned char raw[warps * 32 * sizeof(A)];
+  A* sm = reinterpret_cast<A*>(raw);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane < lanes)
+#pragma unroll
+    for (int j = 0; j < N; ++j) sm[warp * 32 + lane * N + j] = acc[j];
+  __syncthreads();
+  if (threadIdx.x < g.n0) {
+    A a = sm[threadIdx.x];
+    for (int k = 1; k < warps; ++k) a = red.combine(a, sm[k * 32 + threadIdx.x]);
+    if (gridDim.x == 1) {
+      const index_t c[kernel_dims] = {threadIdx.x};
+      w.write(a, c, 2);
+    } else {
+      partial[static_cast<index_t>(blockIdx.x) * g.results + threadIdx.x] = a;
+    }
+  }
+}
+
 template <int N, int ND, class Red, class E, class P, class Out>
 __device__ inline void outer_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
   const Red& red = w.red;
+  if constexpr (ND == 2 && has_dense_load<E> && !Red::needs_index) {
+    if (g.flat) {
+      flat_outer_reduce<N>(e, w, partial, g);
+      return;
+    }
+  }
   constexpr int U = 4;
   __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(A)];
   A* sm = reinterpret_cast<A*>(raw);
@@ -626,7 +852,8 @@ void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, c
       sizeof(E) + sizeof(P) + sizeof(result_writer<Red, Out>) + sizeof(reduce_grid) <= 32000,
       "cupp: this expression is too large for one kernel's parameters; evaluate "
       "part of it first with .eval()");
-  const dim3 grid(reduce_blocks_x(g), static_cast<unsigned>(g.segments));
+  const dim3 grid = g.flat ? dim3(static_cast<unsigned>(g.segments))
+                           : dim3(reduce_blocks_x(g), static_cast<unsigned>(g.segments));
   if (g.segments == 1) {
     launch_reduce_pass<N>(grid, e, pos, w, nullptr, g, stream);
     return;

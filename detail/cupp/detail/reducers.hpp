@@ -192,6 +192,14 @@ struct arg_op {
   // Whether element b, met after element a, takes a's place: by value
   // alone, as positions only increase (the kernels' ordered walks).
   CUPP_HD bool replaces(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      // The same rules without branches (any comparison with NaN is false):
+      // the flat walks do this once per element.
+      if constexpr (SkipNan)
+        return (b == b) & !(Max ? b <= a : a <= b);
+      else
+        return (a == a) & !(Max ? a >= b : b >= a);
+    }
     const bool an = value_isnan(a), bn = value_isnan(b);
     if constexpr (SkipNan)
       return !bn && (an || (Max ? ops::misc_detail::less(a, b) : ops::misc_detail::less(b, a)));
