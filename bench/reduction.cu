@@ -14,6 +14,11 @@
 //   sum_axis{1,0}.1000000x8  sum over one axis of (1000000, 8) and (8, 1000000)
 //   sum_axis{1,0}.8x1000000  float32 (32 MB read; the calls cycle through enough
 //                            copies that no call finds its input in L2)
+//   read.32MB                what one call can read on this GPU at that size: a
+//                            hand-written kernel (four 16-byte loads in flight
+//                            per thread, one wave, a warp's sum added atomically)
+//                            over the same cycled 32 MB copies (bytes read)
+//   copy.32MB                cudaMemcpyAsync of 16 MB of them (read + write)
 //   sum_small.gpu_us         sum(x) of 1000 float32: GPU us per call in a loop,
 //   sum_small.host_us        and host us per call (the time the CPU spends issuing)
 //
@@ -40,6 +45,24 @@
 #include "bench_common.hpp"
 
 namespace {
+
+// The 32 MB ceiling: the least a reduction kernel can do per element (no
+// index arithmetic, no partial results, no second pass).
+__global__ void __launch_bounds__(256) read_ceiling(const float4* x, std::int64_t n4, float* out) {
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * 256;
+  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * 256 + threadIdx.x;
+  float acc = 0;
+  for (; i + 3 * step < n4; i += 4 * step) {
+    float4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = x[i + u * step];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+  }
+  for (; i < n4; i += step) acc += (x[i].x + x[i].y) + (x[i].z + x[i].w);
+  for (int s = 16; s > 0; s >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, s);
+  if (threadIdx.x % 32 == 0) atomicAdd(out, acc);
+}
 
 struct options {
   int log2n = 28;
@@ -183,6 +206,32 @@ int main(int argc, char** argv) {
         std::vector<cupp::ndarray<float>> xs;
         for (int i = 0; i < copies; ++i) xs.push_back(filled<float>({r, c}, 1.0));
         cupp::ndarray<float> z;
+        if (o.only.empty() && r > c) {  // the ceilings, once: both shapes are the same bytes
+          cudaStream_t s = cupp::cuda::get_current_stream().handle();
+          int per_sm = 0;
+          BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_ceiling, 256, 0));
+          const int blocks = per_sm * props.multiProcessorCount;
+          auto sink = filled<float>({1}, 0.0);
+          std::size_t k = 0;
+          add("read.32MB",
+              time_ms(more,
+                      [&] {
+                        read_ceiling<<<blocks, 256, 0, s>>>(
+                            reinterpret_cast<const float4*>(xs[k++ % xs.size()].data()),
+                            static_cast<std::int64_t>(r * c / 4), sink.data());
+                      }),
+              bytes);
+          add("copy.32MB",
+              time_ms(more,
+                      [&] {
+                        const float* from = xs[k % xs.size()].data();
+                        float* to = xs[(k + 1) % xs.size()].data();
+                        ++k;
+                        BENCH_CHECK(cudaMemcpyAsync(to, from, static_cast<std::size_t>(bytes / 2),
+                                                    cudaMemcpyDeviceToDevice, s));
+                      }),
+              bytes);
+        }
         for (int axis : {1, 0}) {
           const std::string name =
               "sum_axis" + std::to_string(axis) + "." + std::to_string(r) + "x" + std::to_string(c);
