@@ -16,9 +16,10 @@
 //                            copies that no call finds its input in L2)
 //   read.32MB                what one call can read on this GPU at that size: a
 //                            hand-written kernel (four 16-byte loads in flight
-//                            per thread, one wave, a warp's sum added atomically)
-//                            over the same cycled 32 MB copies (bytes read)
-//   copy.32MB                cudaMemcpyAsync of 16 MB of them (read + write)
+//                            per thread, one wave, a block's sum stored) over
+//                            the same cycled 32 MB copies (bytes read)
+//   copy.32MB                cudaMemcpyAsync of each copy's first half into its
+//                            second half (16 MB read + 16 MB written)
 //   sum_small.gpu_us         sum(x) of 1000 float32: GPU us per call in a loop,
 //   sum_small.host_us        and host us per call (the time the CPU spends issuing)
 //
@@ -61,7 +62,14 @@ __global__ void __launch_bounds__(256) read_ceiling(const float4* x, std::int64_
   }
   for (; i < n4; i += step) acc += (x[i].x + x[i].y) + (x[i].z + x[i].w);
   for (int s = 16; s > 0; s >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, s);
-  if (threadIdx.x % 32 == 0) atomicAdd(out, acc);
+  __shared__ float warp_sum[8];
+  if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float b = 0;
+    for (int w = 0; w < 8; ++w) b += warp_sum[w];
+    out[blockIdx.x] = b;
+  }
 }
 
 struct options {
@@ -211,7 +219,7 @@ int main(int argc, char** argv) {
           int per_sm = 0;
           BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_ceiling, 256, 0));
           const int blocks = per_sm * props.multiProcessorCount;
-          auto sink = filled<float>({1}, 0.0);
+          auto sink = filled<float>({blocks}, 0.0);
           std::size_t k = 0;
           add("read.32MB",
               time_ms(more,
@@ -224,10 +232,10 @@ int main(int argc, char** argv) {
           add("copy.32MB",
               time_ms(more,
                       [&] {
-                        const float* from = xs[k % xs.size()].data();
-                        float* to = xs[(k + 1) % xs.size()].data();
-                        ++k;
-                        BENCH_CHECK(cudaMemcpyAsync(to, from, static_cast<std::size_t>(bytes / 2),
+                        // Only the first halves are read: none is in L2 when copied.
+                        float* from = xs[k++ % xs.size()].data();
+                        BENCH_CHECK(cudaMemcpyAsync(from + r * c / 2, from,
+                                                    static_cast<std::size_t>(bytes / 2),
                                                     cudaMemcpyDeviceToDevice, s));
                       }),
               bytes);
