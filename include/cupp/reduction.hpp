@@ -106,11 +106,15 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
         reduce_resident_blocks<N, Red, std::remove_cv_t<decltype(ev)>, position_eval, Out>(pl, dev);
     // Flat modes: everything merged into one reduced run that every operand
     // stores densely (and, for arg reductions, positions that grow along
-    // it), or short dense rows of kept results reduced over the rows.
+    // it), short dense rows each reduced to a result, or short dense rows of
+    // kept results reduced over the rows.
     const bool dense = dense_loadable(ev);
     reduce_grid g;
     if (pl.nd == 1 && (pl.reduced & 1) && dense && (!with_index || pos.st[0] > 0)) {
       g = make_flat_grid(pl.shape[0], N, resident);
+    } else if (pl.nd == 2 && (pl.reduced & 1) && !with_index && dense &&
+               flat_rows_fit(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
+      g = make_flat_rows_grid(pl.shape[0], pl.shape[1], N, resident);
     } else if (pl.nd == 2 && !(pl.reduced & 1) && !with_index && dense &&
                flat_outer_fits(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
       g = make_flat_outer_grid(pl.shape[0], pl.shape[1], N, resident);

@@ -84,10 +84,14 @@ struct reduce_grid {
   int finish_block = 0;  // second pass: one block per result
   bool ordered = false;  // each lane meets the reduced positions in increasing order
   index_t slots = 1;     // blocks in flight (the grid's cap)
-  // Flat mode: a full reduction of n0 elements that every operand stores
+  // Flat modes: a full reduction of n0 elements that every operand stores
   // one after another (dense_loadable): chunks0 whole chunks walked with
-  // bare vector loads, one partial result per block (segments blocks).
+  // bare vector loads by flat_blocks blocks, one partial result per block
+  // (segments = flat_blocks); or (flat_rows) `teams` dense rows of one or
+  // two chunks each, a thread per row, written directly (segments = 1).
   bool flat = false;
+  bool flat_rows = false;
+  index_t flat_blocks = 1;
 };
 
 // c[k] for lo <= k < hi from a linear index (dimension lo fastest).
@@ -232,7 +236,30 @@ inline reduce_grid make_flat_grid(index_t n, int N, index_t resident) {
   g.slots = std::max<index_t>(resident, 1) * std::max(reduce_tuning().flat_waves, 1);
   const index_t per_block = index_t{4} * 256;
   g.segments = std::clamp<index_t>((g.chunks0 + per_block - 1) / per_block, 1, g.slots);
+  g.flat_blocks = g.segments;
   g.finish_block = g.segments > 32;
+  return g;
+}
+
+// Flat rows mode: rows of one or two whole chunks, stored one after
+// another, each reduced by one thread that keeps four rows' loads in flight
+// (lanes sharing a row would combine through shuffles for no gain).
+inline bool flat_rows_fit(index_t n0, int N) {
+  return n0 % N == 0 && n0 / N <= 2;
+}
+inline reduce_grid make_flat_rows_grid(index_t n0, index_t rows, int N, index_t resident) {
+  reduce_grid g = make_flat_grid(n0 * rows, N, resident);
+  g.flat_rows = true;
+  g.nd = 2;
+  g.kept_dims = 1;
+  g.n0 = n0;
+  g.chunks0 = n0 / N;
+  g.teams = rows;
+  g.results = rows;
+  const index_t per_block = index_t{4} * 256;
+  g.flat_blocks = std::clamp<index_t>((rows + per_block - 1) / per_block, 1, g.slots);
+  g.segments = 1;
+  g.finish_block = false;
   return g;
 }
 
@@ -490,6 +517,46 @@ __device__ inline void flat_reduce(const E& e, const P& pos, const result_writer
   }
 }
 
+// Flat rows mode: thread `first` reduces rows first, first + step, ...,
+// four at a time, each from its one or two chunks (not arg reductions: the
+// kernels' code would grow for a case the general walk serves).
+template <int N, class Red, class E, class Out>
+__device__ inline void flat_rows_reduce(const E& e, const result_writer<Red, Out>& w,
+                                        const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  using R = typename E::regs;
+  const Red& red = w.red;
+  constexpr int U = 4;
+  const index_t step = static_cast<index_t>(gridDim.x) * reduce_threads;
+  const index_t first = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x;
+  const bool two = g.chunks0 == 2;
+  for (index_t row = first; row < g.teams; row += U * step) {
+    R r[U][2];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const index_t o = row + u * step;
+      if (o < g.teams) {
+        e.load_dense(r[u][0], o * g.n0);
+        if (two) e.load_dense(r[u][1], o * g.n0 + N);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const index_t o = row + u * step;
+      if (o < g.teams) {
+        A acc = red.identity();
+#pragma unroll
+        for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r[u][0], j), 0));
+        if (two)
+#pragma unroll
+          for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r[u][1], j), 0));
+        const index_t c[kernel_dims] = {0, o};
+        w.write(acc, c, 2);
+      }
+    }
+  }
+}
+
 template <int N, int ND, class Red, class E, class P, class Out>
 __device__ inline void inner_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
@@ -497,6 +564,12 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
   const Red& red = w.red;
   if constexpr (ND == 2 && has_dense_load<E>) {
     if (g.flat) {
+      if constexpr (!Red::needs_index) {
+        if (g.flat_rows) {
+          flat_rows_reduce<N>(e, w, g);
+          return;
+        }
+      }
       flat_reduce<N>(e, pos, w, partial, g);
       return;
     }
@@ -852,7 +925,7 @@ void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, c
       sizeof(E) + sizeof(P) + sizeof(result_writer<Red, Out>) + sizeof(reduce_grid) <= 32000,
       "cupp: this expression is too large for one kernel's parameters; evaluate "
       "part of it first with .eval()");
-  const dim3 grid = g.flat ? dim3(static_cast<unsigned>(g.segments))
+  const dim3 grid = g.flat ? dim3(static_cast<unsigned>(g.flat_blocks))
                            : dim3(reduce_blocks_x(g), static_cast<unsigned>(g.segments));
   if (g.segments == 1) {
     launch_reduce_pass<N>(grid, e, pos, w, nullptr, g, stream);
