@@ -32,7 +32,7 @@ if [ "$mode" != bench ]; then
 start=$(date +%s)
 # The GPU tests, and what this script runs besides them (under memcheck).
 CUPP_BUILD_TARGETS="cupp_gpu_tests npy_test print_test quickstart memory_and_streams readme" \
-  timeout 480 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
+  timeout 510 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
 test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
 echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
