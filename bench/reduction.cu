@@ -22,6 +22,8 @@
 //                            second half (16 MB read + 16 MB written)
 //   sum_small.gpu_us         sum(x) of 1000 float32: GPU us per call in a loop,
 //   sum_small.host_us        and host us per call (the time the CPU spends issuing)
+//   launch_empty.gpu_us      an empty kernel launched in the same kind of loop: the
+//                            floor under sum_small on this machine
 //
 // Each line: NAME, ms per call, GB/s and the percentage of copy.f32's GB/s.
 //
@@ -71,6 +73,8 @@ __global__ void __launch_bounds__(256) read_ceiling(const float4* x, std::int64_
     out[blockIdx.x] = b;
   }
 }
+
+__global__ void empty_kernel() {}
 
 struct options {
   int log2n = 28;
@@ -274,6 +278,12 @@ int main(int argc, char** argv) {
       std::printf("%-24s %10.3f us per call (host)\n", "sum_small.host_us", t[t.size() / 2]);
       cupp::cuda::get_current_stream().synchronize();
       expect("sum_small", z.item(), 1000.0, 0);
+      // The floor under both: an empty kernel launched the same way.
+      cudaStream_t s = cupp::cuda::get_current_stream().handle();
+      const double empty_us = time_ms(many, [&] { empty_kernel<<<1, 256, 0, s>>>(); }) * 1e3;
+      rows.push_back({"launch_empty.gpu_us", empty_us, "us", empty_us * 1e-3, 0});
+      std::printf("%-24s %10.3f us per call (GPU, loops of %d calls)\n", "launch_empty.gpu_us",
+                  empty_us, many.reps);
     }
     if (o.sweep) {
       // The reduction kernels' tuning (cupp::detail::reduce_tuning()): the
