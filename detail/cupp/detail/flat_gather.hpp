@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/gather_scatter.hpp>
@@ -100,22 +101,23 @@ void launch_flat_gather(const char* src, index_t ast, index_t ext, const std::in
                         char* out, index_t n, index_mode mode, index_fault* fault, cudaStream_t s) {
   constexpr index_t span = index_t{flat_gather_threads} * flat_gather_items;
   const unsigned blocks = static_cast<unsigned>(std::min<index_t>((n + span - 1) / span, 1 << 30));
+  auto launch = [&](auto m) {
+    flat_gather_kernel<Size, decltype(m)::value>
+        <<<blocks, flat_gather_threads, 0, s>>>(src, ast, ext, idx, out, n, fault);
+  };
+  using M = index_mode;
   switch (mode) {
-    case index_mode::raise:
-      flat_gather_kernel<Size, index_mode::raise>
-          <<<blocks, flat_gather_threads, 0, s>>>(src, ast, ext, idx, out, n, fault);
+    case M::raise:
+      launch(std::integral_constant<M, M::raise>{});
       break;
-    case index_mode::wrap:
-      flat_gather_kernel<Size, index_mode::wrap>
-          <<<blocks, flat_gather_threads, 0, s>>>(src, ast, ext, idx, out, n, fault);
+    case M::wrap:
+      launch(std::integral_constant<M, M::wrap>{});
       break;
-    case index_mode::clip:
-      flat_gather_kernel<Size, index_mode::clip>
-          <<<blocks, flat_gather_threads, 0, s>>>(src, ast, ext, idx, out, n, fault);
+    case M::clip:
+      launch(std::integral_constant<M, M::clip>{});
       break;
-    case index_mode::trusted:
-      flat_gather_kernel<Size, index_mode::trusted>
-          <<<blocks, flat_gather_threads, 0, s>>>(src, ast, ext, idx, out, n, fault);
+    case M::trusted:
+      launch(std::integral_constant<M, M::trusted>{});
       break;
   }
   cuda::check_last_launch("gather kernel");

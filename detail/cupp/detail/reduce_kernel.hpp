@@ -226,16 +226,19 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, index_t residen
   return g;
 }
 
-// Flat mode's split: enough blocks that each thread keeps four chunks in
-// flight, at most the waves of resident blocks the tuning asks for.
+// Flat mode's split: enough blocks that each thread keeps four chunks (or
+// rows) in flight, at most the waves of resident blocks the tuning asks for.
+inline constexpr index_t flat_block_span = index_t{4} * 256;
+inline index_t flat_blocks_for(index_t items, index_t slots) {
+  return std::clamp<index_t>((items + flat_block_span - 1) / flat_block_span, 1, slots);
+}
 inline reduce_grid make_flat_grid(index_t n, int N, index_t resident) {
   reduce_grid g;
   g.flat = true;
   g.n0 = n;
   g.chunks0 = n / N;
   g.slots = std::max<index_t>(resident, 1) * std::max(reduce_tuning().flat_waves, 1);
-  const index_t per_block = index_t{4} * 256;
-  g.segments = std::clamp<index_t>((g.chunks0 + per_block - 1) / per_block, 1, g.slots);
+  g.segments = flat_blocks_for(g.chunks0, g.slots);
   g.flat_blocks = g.segments;
   g.finish_block = g.segments > 32;
   return g;
@@ -256,8 +259,7 @@ inline reduce_grid make_flat_rows_grid(index_t n0, index_t rows, int N, index_t 
   g.chunks0 = n0 / N;
   g.teams = rows;
   g.results = rows;
-  const index_t per_block = index_t{4} * 256;
-  g.flat_blocks = std::clamp<index_t>((rows + per_block - 1) / per_block, 1, g.slots);
+  g.flat_blocks = flat_blocks_for(rows, g.slots);
   g.segments = 1;
   g.finish_block = false;
   return g;
@@ -403,6 +405,25 @@ __device__ inline void inner_accumulate(const E& e, const P& pos, const Red& red
   inner_accumulate_walk<N, ND, false>(e, pos, red, acc, g, c, t, end, step);
 }
 
+// The flat walks' loop: chunks t, t + step, ... < end, each loaded with
+// one bare vector load, four in flight, handed to f(regs, chunk) in order.
+template <int N, class E, class F>
+__device__ inline void dense_walk(const E& e, index_t t, index_t end, index_t step, F&& f) {
+  constexpr int U = 4;
+  for (; t + (U - 1) * step < end; t += U * step) {
+    typename E::regs r[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
+#pragma unroll
+    for (int u = 0; u < U; ++u) f(r[u], t + u * step);
+  }
+  for (; t < end; t += step) {
+    typename E::regs r;
+    e.load_dense(r, t * N);
+    f(r, t);
+  }
+}
+
 // The best of a chunk's N values by value alone (arg reductions).
 template <int N, class Red, class E>
 __device__ inline auto chunk_best(const E& e, const Red& red, const typename E::regs& r) {
@@ -428,7 +449,6 @@ __device__ inline void flat_reduce(const E& e, const P& pos, const result_writer
   using A = typename Red::acc_type;
   using R = typename E::regs;
   const Red& red = w.red;
-  constexpr int U = 4;
   constexpr bool arg = requires(A a) {
     red.combine_ordered(a, a);
   };
@@ -436,37 +456,21 @@ __device__ inline void flat_reduce(const E& e, const P& pos, const result_writer
   const index_t first = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x;
   const index_t full = g.chunks0;
   A acc = red.identity();
-  index_t t = first;
   if constexpr (arg) {
     index_t at_chunk = -1;
     decltype(chunk_best<N>(e, red, R{})) best{};
-    if (t < full) {
+    if (first < full) {
       R r;
-      e.load_dense(r, t * N);
+      e.load_dense(r, first * N);
       best = chunk_best<N>(e, red, r);
-      at_chunk = t;
-      t += step;
+      at_chunk = first;
     }
-    for (; t + (U - 1) * step < full; t += U * step) {
-      R r[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const auto v = chunk_best<N>(e, red, r[u]);
-        const bool take = red.replaces(best, v);
-        best = take ? v : best;
-        at_chunk = take ? t + u * step : at_chunk;
-      }
-    }
-    for (; t < full; t += step) {
-      R r;
-      e.load_dense(r, t * N);
+    dense_walk<N>(e, first + step, full, step, [&](const R& r, index_t t) {
       const auto v = chunk_best<N>(e, red, r);
       const bool take = red.replaces(best, v);
       best = take ? v : best;
       at_chunk = take ? t : at_chunk;
-    }
+    });
     if (at_chunk >= 0) {
       // The first element of the chunk that the best does not beat is the
       // best itself (the first NaN, when the best is NaN).
@@ -480,21 +484,10 @@ __device__ inline void flat_reduce(const E& e, const P& pos, const result_writer
       acc = red.map(best, pos.at(c, 1));
     }
   } else {
-    for (; t + (U - 1) * step < full; t += U * step) {
-      R r[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-#pragma unroll
-        for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r[u], j), 0));
-    }
-    for (; t < full; t += step) {
-      R r;
-      e.load_dense(r, t * N);
+    dense_walk<N>(e, first, full, step, [&](const R& r, index_t) {
 #pragma unroll
       for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r, j), 0));
-    }
+    });
   }
   if (full * N < g.n0 && first == full % step) {
     index_t c[kernel_dims] = {full * N};
@@ -659,29 +652,15 @@ __device__ inline void flat_outer_reduce(const E& e, const result_writer<Red, Ou
   using A = typename Red::acc_type;
   using R = typename E::regs;
   const Red& red = w.red;
-  constexpr int U = 4;
   const index_t step = static_cast<index_t>(gridDim.x) * reduce_threads;
   const index_t first = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x;
-  const index_t chunks = g.chunks0 * g.work;
   A acc[N];
 #pragma unroll
   for (int j = 0; j < N; ++j) acc[j] = red.identity();
-  index_t t = first;
-  for (; t + (U - 1) * step < chunks; t += U * step) {
-    R r[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) e.load_dense(r[u], (t + u * step) * N);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int j = 0; j < N; ++j) acc[j] = red.combine(acc[j], red.map(e.value(r[u], j), 0));
-  }
-  for (; t < chunks; t += step) {
-    R r;
-    e.load_dense(r, t * N);
+  dense_walk<N>(e, first, g.chunks0 * g.work, step, [&](const R& r, index_t) {
 #pragma unroll
     for (int j = 0; j < N; ++j) acc[j] = red.combine(acc[j], red.map(e.value(r, j), 0));
-  }
+  });
   const int lanes = static_cast<int>(g.chunks0);
 #pragma unroll
   for (int j = 0; j < N; ++j)
