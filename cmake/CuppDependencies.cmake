@@ -1,6 +1,6 @@
-# Finds what cupp needs: the CUDA toolkit (cudart), CCCL (CUB, libcu++)
-# and the Boost headers (Hana, Test). Nothing is downloaded. Shared by the
-# build tree and by the installed package config.
+# Finds what cupp needs: the CUDA toolkit (cudart) and CCCL (CUB, libcu++).
+# Nothing is downloaded. Shared by the build tree and by the installed
+# package config. (The Boost headers are the tests' alone: tests/CMakeLists.txt.)
 
 find_package(CUDAToolkit REQUIRED)
 
@@ -16,18 +16,5 @@ if(NOT TARGET cupp_cccl)
     find_path(CUPP_CCCL_INCLUDE_DIR cuda/std/complex
               HINTS ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES cccl REQUIRED)
     target_include_directories(cupp_cccl SYSTEM INTERFACE "${CUPP_CCCL_INCLUDE_DIR}")
-  endif()
-endif()
-
-# Boost is used header-only. Debian/Ubuntu ship BoostConfig with the
-# headers; where only the headers exist, find them directly.
-if(NOT TARGET cupp_boost)
-  find_package(Boost 1.74 CONFIG QUIET)
-  add_library(cupp_boost INTERFACE)
-  if(TARGET Boost::headers)
-    target_link_libraries(cupp_boost INTERFACE Boost::headers)
-  else()
-    find_path(CUPP_BOOST_INCLUDE_DIR boost/hana.hpp REQUIRED)
-    target_include_directories(cupp_boost SYSTEM INTERFACE "${CUPP_BOOST_INCLUDE_DIR}")
   endif()
 endif()

@@ -10,7 +10,7 @@ set(CUPP_CONFIG_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/cupp")
 install(DIRECTORY include/cupp DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY detail/cupp/detail DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/cupp")
 
-install(TARGETS cupp cupp_cccl cupp_boost EXPORT cuppTargets)
+install(TARGETS cupp cupp_cccl EXPORT cuppTargets)
 install(EXPORT cuppTargets NAMESPACE cupp:: DESTINATION "${CUPP_CONFIG_DIR}")
 
 if(TARGET CCCL::CCCL)
@@ -18,15 +18,11 @@ if(TARGET CCCL::CCCL)
 else()
   set(CUPP_USES_CCCL_PACKAGE FALSE)
 endif()
-if(TARGET Boost::headers)
-  set(CUPP_USES_BOOST_PACKAGE TRUE)
-else()
-  set(CUPP_USES_BOOST_PACKAGE FALSE)
-endif()
 
 configure_package_config_file(cmake/cuppConfig.cmake.in "${PROJECT_BINARY_DIR}/cuppConfig.cmake"
                               INSTALL_DESTINATION "${CUPP_CONFIG_DIR}")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake"
                                  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES "${PROJECT_BINARY_DIR}/cuppConfig.cmake"
-              "${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake" DESTINATION "${CUPP_CONFIG_DIR}")
+              "${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake" cmake/CuppToolchain.cmake
+              cmake/CuppArchitectures.cmake DESTINATION "${CUPP_CONFIG_DIR}")

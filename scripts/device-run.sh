@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# On a GPU machine: build everything with all cores, run the `gpu` label,
-# run the GPU tests again under compute-sanitizer memcheck, then the
-# benchmarks beside CuPy. Logs go to $OUT (default ./out):
-#   env.txt tests.log memcheck.log bench.log results.json summary.txt
+# On a GPU machine: build the GPU tests with all cores, run the `gpu` label
+# and the multi-file consumer (package_test) on the GPU, run the GPU tests
+# again under compute-sanitizer memcheck, then the benchmarks beside CuPy.
+# Logs go to $OUT (default ./out):
+#   env.txt build.log tests.log package.log memcheck.log bench.log results.json summary.txt
 # The last lines printed are the test summary, the memcheck summary and the
 # benchmark table.
-#   scripts/device-run.sh [all|tests|bench]   (all by default; tests and
-#   bench split the work for machines that limit the length of one call)
+#   scripts/device-run.sh [all|build|tests|bench]
+# all by default; build (compile only), tests (build what is left, run,
+# memcheck) and bench split the work for machines that limit the length of
+# one call: a warm machine keeps build-device/ between calls.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${OUT:-$root/out}"
 mkdir -p "$OUT"
 cd "$root"
 # Boost headers carried in .device/ serve where the machine has none.
-if [ ! -e /usr/include/boost/hana.hpp ] && [ -d "$root/.device/boost/include" ]; then
+if [ ! -e /usr/include/boost/test/included/unit_test.hpp ] && [ -d "$root/.device/boost/include" ]; then
   export CPLUS_INCLUDE_PATH="$root/.device/boost/include${CPLUS_INCLUDE_PATH:+:$CPLUS_INCLUDE_PATH}"
   export CMAKE_INCLUDE_PATH="$root/.device/boost/include"
 fi
@@ -28,11 +31,23 @@ fi
 
 mode="${1:-all}"
 export CUPP_BUILD_DIR="$root/build-device"
+source "$root/scripts/env.sh"
+# The GPU tests, and what this script runs besides them (under memcheck).
+targets="cupp_gpu_tests npy_test print_test quickstart memory_and_streams readme"
+if [ "$mode" = build ]; then
+  start=$(date +%s)
+  scripts/setup.sh >"$OUT/build.log" 2>&1
+  cmake -S "$root" -B "$CUPP_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCUPP_BUILD_BENCHMARKS=OFF >>"$OUT/build.log" 2>&1
+  timeout "${BUILD_TIMEOUT:-540}" cmake --build "$CUPP_BUILD_DIR" -j "$(ncores)" --target $targets \
+    >>"$OUT/build.log" 2>&1
+  echo "build: rc=$?, $(( $(date +%s) - start )) s"
+  grep -E "error|warning" "$OUT/build.log" | head -20
+  exit 0
+fi
 if [ "$mode" != bench ]; then
 start=$(date +%s)
-# The GPU tests, and what this script runs besides them (under memcheck).
-CUPP_BUILD_TARGETS="cupp_gpu_tests npy_test print_test quickstart memory_and_streams readme" \
-  timeout 510 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
+CUPP_BUILD_TARGETS="$targets" timeout 510 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
 test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
 echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
@@ -40,6 +55,12 @@ if [ ! -x "$CUPP_BUILD_DIR/tests/array_gpu_test" ]; then
   tail -60 "$OUT/tests.log"
   exit 1
 fi
+# The multi-file consumer (find_package and add_subdirectory, whole-program
+# and separable compilation), run on the GPU.
+start=$(date +%s)
+(cd "$CUPP_BUILD_DIR" && timeout 300 ctest -R '^package_test$' --output-on-failure) >"$OUT/package.log" 2>&1
+echo "package_test: rc=$?, $(( $(date +%s) - start )) s: $(grep -E 'tests passed' "$OUT/package.log" | tail -1)"
+grep -E '^-- consumer' "$OUT/package.log" | head -12
 
 start=$(date +%s)
 : >"$OUT/memcheck.log"

@@ -7,7 +7,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
 source "$root/scripts/env.sh"
 build="${CUPP_BUILD_DIR:-$root/build}"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+# CI (CI=true) treats warnings in cupp's own code as errors.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CI:+-DCUPP_WARNINGS_AS_ERRORS=ON} \
   -DCUPP_BUILD_BENCHMARKS=OFF ${CUPP_CMAKE_ARGS:-}
 # CUPP_BUILD_TARGETS: build only these (the GPU machine skips the host-only
 # tests it would not run).

@@ -29,5 +29,6 @@ target_compile_definitions(reduction_gpu_test PRIVATE CUPP_TEST_DEVICE=1)
 # default optimisation. --extended-lambda: cupp::reduction with
 # __host__ __device__ lambdas.
 foreach(t IN ITEMS reduction_host_test reduction_gpu_test)
-  target_compile_options(${t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O0 --extended-lambda>)
+  set_target_properties(${t} PROPERTIES CUPP_HOST_O0 ON)
+  target_compile_options(${t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)
 endforeach()

@@ -46,6 +46,6 @@ cupp_add_test(promotion_test host promotion_test.cu)
 # Device code keeps nvcc's default optimisation (-O only sets the host's).
 # The sources include the generated case lists as fixtures/ufunc/*.inc.
 foreach(t IN LISTS cupp_ufunc_tests ITEMS promotion_test)
-  target_compile_options(${t} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O0>)
+  set_target_properties(${t} PROPERTIES CUPP_HOST_O0 ON)
   target_include_directories(${t} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
 endforeach()

@@ -37,10 +37,16 @@
 namespace cupp::detail {
 
 // "1,048,576": byte counts in messages are easier to read grouped.
+// Built by appending: g++ 12 warns (-Wrestrict, a false positive) on the
+// overlapping copy that std::string::insert inlines.
 inline std::string group_digits(std::size_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
+  const std::string digits = std::to_string(n);
+  std::string s;
+  s.reserve(digits.size() + digits.size() / 3);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
   return s;
 }
 

@@ -1,0 +1,16 @@
+# Warnings for cupp's own code (tests, examples, benchmarks), never imposed
+# on a consumer through cupp::cupp: -Wall -Wextra for the host compiler,
+# nvcc's own warnings, and, with CUPP_WARNINGS_AS_ERRORS (CI turns it on),
+# every warning an error.
+option(CUPP_WARNINGS_AS_ERRORS "Treat warnings in cupp's own targets as errors" OFF)
+
+add_library(cupp_warnings INTERFACE)
+target_compile_options(
+  cupp_warnings
+  INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+            $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --Wreorder>)
+if(CUPP_WARNINGS_AS_ERRORS)
+  target_compile_options(
+    cupp_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+                            $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Werror --Werror=all-warnings>)
+endif()
