@@ -23,6 +23,33 @@
 #define CUPP_DEVICE
 #endif
 
+// `#pragma unroll` for loops that a host compiler sees too (CUPP_HD
+// functions), which would warn about a pragma it does not know: only the
+// device pass of nvcc (__CUDA_ARCH__) gets it, not nvcc's host pass.
+#if defined(__CUDA_ARCH__)
+#define CUPP_UNROLL _Pragma("unroll")
+#else
+#define CUPP_UNROLL
+#endif
+
+// A .cpp file (compiled by the host compiler, not nvcc) may include cupp's
+// headers to hold arrays, copy them between host and device, print them
+// and compute on host arrays. Where a template would launch a kernel, its
+// device branch says CUPP_NEEDS_NVCC(T) under a host compiler: computing on
+// device arrays there is a compile error, never a silent no-op.
+#define CUPP_NEEDS_NVCC(T)                                                                   \
+  static_assert(::cupp::detail::needs_nvcc<T>,                                               \
+                "cupp: computing on device arrays launches CUDA kernels: compile this file " \
+                "with nvcc (a .cu source, or LANGUAGE CUDA in CMake); a .cpp file may hold " \
+                "device arrays, copy them to and from the host and print them")
+
+namespace cupp::detail {
+// False for every T: CUPP_NEEDS_NVCC's condition, which fails only where a
+// template's device branch is used.
+template <class...>
+inline constexpr bool needs_nvcc = false;
+}  // namespace cupp::detail
+
 namespace cupp {
 
 inline constexpr int max_ndim = CUPP_MAX_NDIM;

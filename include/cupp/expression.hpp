@@ -625,6 +625,8 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
     if constexpr (on_device) {
 #if defined(__CUDACC__)
       launch_elementwise<N>(ev, w, ls.g, out0.device_id(), ls.stream);
+#else
+      CUPP_NEEDS_NVCC(E);
 #endif
     } else {
       host_elementwise<N>(ev, w, ls.g);

@@ -75,8 +75,12 @@ void run_copy_jobs(const ndarray<T, S>& dst, std::span<const copy_job> jobs) {
   if (jobs.empty()) return;
   if constexpr (std::is_same_v<S, device_space>) {
     cuda::device_scope scope(dst.device_id());
+#if defined(__CUDACC__)
     device_copy_jobs(jobs, dst.itemsize(),
                      cuda::detail::current_stream_impl(dst.device_id())->handle);
+#else
+    CUPP_NEEDS_NVCC(T);
+#endif
   } else {
     host_copy_jobs(jobs, dst.itemsize());
   }

@@ -4,12 +4,13 @@
 // An ndarray is a handle: a pointer to its first element, a shape, strides
 // in bytes and shared ownership of the memory. Copying a handle makes a view
 // of the same memory (NumPy's `b = a.view()`); copy() allocates.
+//
+// A .cpp file (host compiler) may include this header: it holds arrays,
+// copies them between host and device (the kernels of layout-changing
+// device copies come from the program's .cu files) and computes on host
+// arrays; computing on device arrays there is a compile error
+// (CUPP_NEEDS_NVCC).
 #pragma once
-
-#if !defined(__CUDACC__)
-#error \
-    "<cupp/ndarray.hpp> contains CUDA kernels: compile this file with nvcc (a .cu source, or LANGUAGE CUDA in CMake)"
-#endif
 
 #include <concepts>
 #include <cstring>
@@ -491,9 +492,9 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
         return;
       }
       cuda::device_scope scope(device_);
-      detail::device_strided_copy(reinterpret_cast<char*>(dst.data_),
-                                  reinterpret_cast<const char*>(data_),
-                                  detail::plan_copy(shape_, dst.strides_, strides_), itemsize(), s);
+      detail::device_strided_copy_indirect(
+          reinterpret_cast<char*>(dst.data_), reinterpret_cast<const char*>(data_),
+          detail::plan_copy(shape_, dst.strides_, strides_), itemsize(), s);
     } else {
       (void)s;
       if (same_dense) {

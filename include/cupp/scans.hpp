@@ -79,6 +79,8 @@ void scan_into(const E& e, const int* perm, const ndarray<Res, S>& dst, index_t 
 #if defined(__CUDACC__)
       device_scan(static_cast<const V*>(e.a.data()), dst.data(), scan_op<Acc, Product>{}, n, length,
                   cuda::detail::current_stream_impl(dst.device_id())->handle);
+#else
+      CUPP_NEEDS_NVCC(E);
 #endif
       return;
     }
@@ -99,6 +101,8 @@ void scan_into(const E& e, const int* perm, const ndarray<Res, S>& dst, index_t 
 #if defined(__CUDACC__)
     device_scan(in, dst.data(), scan_op<Acc, Product>{}, n, length,
                 cuda::detail::current_stream_impl(dst.device_id())->handle);
+#else
+    CUPP_NEEDS_NVCC(E);
 #endif
   } else {
     host_scan(in, dst.data(), scan_op<Acc, Product>{}, n, length);

@@ -1,6 +1,10 @@
-# Builds a small program against cupp twice: through find_package(cupp)
-# after `cmake --install`, and through add_subdirectory. Run by ctest:
-#   cmake -DCUPP_SOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -P run.cmake
+# Builds a small program against cupp four times: through find_package(cupp)
+# after `cmake --install` and through add_subdirectory, each with
+# whole-program and with separable compilation, and runs what it built. The
+# program has three .cu files and a .cpp file, so it also checks that
+# cupp's headers link into several translation units. Run by ctest:
+#   cmake -DCUPP_SOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... \
+#         -DCMAKE_CUDA_ARCHITECTURES=... -P run.cmake
 cmake_minimum_required(VERSION 3.26)
 
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -9,8 +13,10 @@ set(consumer "${CMAKE_CURRENT_LIST_DIR}/consumer")
 set(common -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
            "-DCMAKE_CUDA_ARCHITECTURES=${CMAKE_CUDA_ARCHITECTURES}")
 
+# Runs a command in WORK_DIR (where the programs write their .npy files).
 function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(NOT rc EQUAL 0)
     string(JOIN " " cmd ${ARGN})
     message(FATAL_ERROR "failed (${rc}): ${cmd}\n${out}")
@@ -30,16 +36,22 @@ foreach(f include/cupp/cupp.hpp include/cupp/detail/caching_allocator.hpp
   endif()
 endforeach()
 
-# 2. The consumer through find_package.
-step(${CMAKE_COMMAND} -S "${consumer}" -B "${WORK_DIR}/find-package" ${common}
-     "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
-step(${CMAKE_COMMAND} --build "${WORK_DIR}/find-package")
-step("${WORK_DIR}/find-package/consumer")
-step("${WORK_DIR}/find-package/consumer_host")
+# 2. The consumer through find_package and through add_subdirectory, each
+# with whole-program and with separable compilation; its programs run.
+function(consumer_build name)
+  string(TIMESTAMP start "%s")
+  step(${CMAKE_COMMAND} -S "${consumer}" -B "${WORK_DIR}/${name}" ${common} ${ARGN})
+  step(${CMAKE_COMMAND} --build "${WORK_DIR}/${name}")
+  step("${WORK_DIR}/${name}/consumer")
+  step("${WORK_DIR}/${name}/consumer_host")
+  string(TIMESTAMP end "%s")
+  math(EXPR seconds "${end} - ${start}")
+  message(STATUS "${name}: built and ran in ${seconds} s")
+endfunction()
 
-# 3. The consumer through add_subdirectory.
-step(${CMAKE_COMMAND} -S "${consumer}" -B "${WORK_DIR}/subdirectory" ${common}
-     -DCONSUMER_USE_SUBDIRECTORY=ON "-DCUPP_SOURCE_DIR=${CUPP_SOURCE_DIR}")
-step(${CMAKE_COMMAND} --build "${WORK_DIR}/subdirectory")
-step("${WORK_DIR}/subdirectory/consumer")
-step("${WORK_DIR}/subdirectory/consumer_host")
+set(find_package "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
+set(subdirectory -DCONSUMER_USE_SUBDIRECTORY=ON "-DCUPP_SOURCE_DIR=${CUPP_SOURCE_DIR}")
+consumer_build(find-package ${find_package})
+consumer_build(find-package-rdc ${find_package} -DCONSUMER_SEPARABLE=ON)
+consumer_build(subdirectory ${subdirectory})
+consumer_build(subdirectory-rdc ${subdirectory} -DCONSUMER_SEPARABLE=ON)

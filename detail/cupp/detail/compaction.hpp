@@ -41,7 +41,7 @@ struct offset_walk {
     index_t c[kernel_dims];
     d.coords(i, c);
     index_t off = 0;
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < kernel_dims; ++k)
       if (k < d.nd) off += c[k] * st[k];
     return off;
@@ -266,6 +266,7 @@ index_t select_flagged(const InF& in, const FlagF& flag, index_t n, V* out, int 
     cuda::check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
     return static_cast<index_t>(count);
 #else
+    CUPP_NEEDS_NVCC(InF);
     (void)in, (void)flag, (void)out, (void)device;
     return 0;
 #endif
@@ -342,6 +343,8 @@ void move_rows(char* x, const std::int64_t* pos, T* dense, const row_move& m, in
     move_rows_kernel<T, Scatter>
         <<<blocks_for(total, device), 256, 0, stream_of_device(device)>>>(x, pos, dense, m, total);
     cuda::check_last_launch("boolean-mask gather/scatter kernel");
+#else
+    CUPP_NEEDS_NVCC(T);
 #endif
   } else {
     (void)device;
@@ -388,6 +391,8 @@ void split_coords(const std::int64_t* pos, std::int64_t* out, const coord_split&
     split_coords_kernel<>
         <<<blocks_for(count, device), 256, 0, stream_of_device(device)>>>(pos, out, s, count);
     cuda::check_last_launch("nonzero coordinate kernel");
+#else
+    CUPP_NEEDS_NVCC(std::bool_constant<OnDevice>);
 #endif
   } else {
     (void)device;

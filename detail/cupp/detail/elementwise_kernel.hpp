@@ -54,7 +54,7 @@ struct no_regs {};
 // the compiler keep it out of the loop over a row's chunks.
 CUPP_HD inline index_t chunk_offset(const index_t* st, const index_t* c, int nd) {
   index_t off = 0;
-#pragma unroll
+  CUPP_UNROLL
   for (int k = kernel_dims - 1; k >= 1; --k)
     if (k < nd) off += c[k] * st[k];
   return off + c[0] * st[0];
@@ -72,14 +72,14 @@ struct array_eval {
     const char* p = data + chunk_offset(st, c, nd);
     if (N > 1 && dense_chunk<T, N>(p, st[0], count)) {
       const auto b = *reinterpret_cast<const vec_of<T, N>*>(p);
-#pragma unroll
+      CUPP_UNROLL
       for (int j = 0; j < N; ++j) r.v[j] = b.v[j];
     } else if (st[0] == 0) {  // broadcast along the fastest axis: one load
       const T v = *reinterpret_cast<const T*>(p);
-#pragma unroll
+      CUPP_UNROLL
       for (int j = 0; j < N; ++j) r.v[j] = v;
     } else {
-#pragma unroll
+      CUPP_UNROLL
       for (int j = 0; j < N; ++j)
         if (j < count) r.v[j] = *reinterpret_cast<const T*>(p + j * st[0]);
     }
@@ -97,7 +97,7 @@ struct array_eval {
     const char* p = data + i * static_cast<index_t>(sizeof(T));
     if constexpr (N > 1) {
       const auto b = *reinterpret_cast<const vec_of<T, N>*>(p);
-#pragma unroll
+      CUPP_UNROLL
       for (int j = 0; j < N; ++j) r.v[j] = b.v[j];
     } else {
       r.v[0] = *reinterpret_cast<const T*>(p);
@@ -131,19 +131,19 @@ struct generator_eval {
   index_t st[K][kernel_dims];
 
   CUPP_HD void load(regs& r, const index_t* c, int nd, int) const {
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < K; ++k) r.pos[k] = base[k] + chunk_offset(st[k], c, nd);
   }
   bool dense() const {
     return true;
   }
   CUPP_HD void load_dense(regs& r, index_t i) const {
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < K; ++k) r.pos[k] = base[k] + i * st[k][0];
   }
   CUPP_HD value_type value(const regs& r, int j) const {
     index_t p[K];
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < K; ++k) p[k] = r.pos[k] + j * st[k][0];
     return g(p);
   }
@@ -281,11 +281,11 @@ struct array_out {
     char* p = data + chunk_offset(st, c, nd);
     if (N > 1 && dense_chunk<T, N>(p, st[0], count)) {
       vec_of<T, N> b;
-#pragma unroll
+      CUPP_UNROLL
       for (int j = 0; j < N; ++j) b.v[j] = v[j];
       *reinterpret_cast<vec_of<T, N>*>(p) = b;
     } else {
-#pragma unroll
+      CUPP_UNROLL
       for (int j = 0; j < N; ++j)
         if (j < count) *reinterpret_cast<T*>(p + j * st[0]) = v[j];
     }
@@ -306,7 +306,7 @@ struct pair_out {
   CUPP_HD void store(const value_type* v, const index_t* c, int nd, int count) const {
     A a[N];
     B b[N];
-#pragma unroll
+    CUPP_UNROLL
     for (int j = 0; j < N; ++j) {
       a[j] = v[j].first;
       b[j] = v[j].second;
@@ -364,7 +364,7 @@ CUPP_HD inline index_t divide(const grid_params& g, const fast_divmod& d, index_
 
 // Coordinates 1 .. nd-1 of a row.
 CUPP_HD inline void row_coords(const grid_params& g, index_t row, index_t* c) {
-#pragma unroll
+  CUPP_UNROLL
   for (int k = 1; k < kernel_dims; ++k) {
     if (k < g.nd) {
       const index_t q = divide(g, g.dim_div[k], row);
@@ -390,7 +390,7 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
   typename E::regs r;
   e.load(r, c, g.nd, count);
   typename O::value_type v[N];
-#pragma unroll
+  CUPP_UNROLL
   for (int j = 0; j < N; ++j)
     if (j < count) v[j] = O::cast(e.value(r, j));
   o.store(v, c, g.nd, count);

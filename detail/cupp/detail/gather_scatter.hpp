@@ -244,17 +244,17 @@ struct gather_eval {
   CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
     const index_t pos = chunk_offset(st, c, nd);
     regs_of<std::int64_t, N> ir[K];
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < K; ++k) idx[k].load(ir[k], c, nd, count);
     index_t off[N];
     bool ok[N];
     int bad_k = -1;
     long long bad_v = 0;
-#pragma unroll
+    CUPP_UNROLL
     for (int j = 0; j < N; ++j) {
       off[j] = pos + j * st[0];
       ok[j] = j < count;
-#pragma unroll
+      CUPP_UNROLL
       for (int k = 0; k < K; ++k) {
         index_t i = ir[k].v[j];
         if (ok[j] && !fix_index(i, ext[k], mode)) {
@@ -267,7 +267,7 @@ struct gather_eval {
         off[j] += i * ast[k];
       }
     }
-#pragma unroll
+    CUPP_UNROLL
     for (int j = 0; j < N; ++j) r.v[j] = ok[j] ? *reinterpret_cast<const T*>(src + off[j]) : T{};
     if (bad_k >= 0 && fault) report_fault(fault, bad_v, bad_k);
   }
@@ -435,13 +435,13 @@ struct scatter_out {
   CUPP_HD void store(const T* v, const index_t* c, int nd, int count) const {
     const index_t base = chunk_offset(st, c, nd);
     regs_of<std::int64_t, N> r[K];
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < K; ++k) idx[k].load(r[k], c, nd, count);
-#pragma unroll
+    CUPP_UNROLL
     for (int j = 0; j < N; ++j) {
       if (j >= count) break;
       index_t off = base + j * st[0];
-#pragma unroll
+      CUPP_UNROLL
       for (int k = 0; k < K; ++k) {
         index_t i = r[k].v[j];
         fix_index(i, ext[k], mode);  // checked before any write
@@ -518,6 +518,8 @@ std::optional<long long> first_bad_index(const ndarray<std::int64_t, S>& a, inde
     check_indices_kernel<<<static_cast<unsigned>(blocks), 256, 0, s>>>(
         d.data(), d.size(), n, negative, static_cast<index_fault*>(w.get()));
     cuda::check_last_launch("index check kernel");
+#else
+    CUPP_NEEDS_NVCC(S);
 #endif
     const index_fault f = read_fault_word(w, s);
     if (f.flag) return f.value;
@@ -573,6 +575,8 @@ void run_scatter(const ndarray<T, S>& dst, const gather_plan& p,
     if constexpr (on_device) {
 #if defined(__CUDACC__)
       launch_elementwise<N>(ev, w, ls.g, dst.device_id(), ls.stream);
+#else
+      CUPP_NEEDS_NVCC(E);
 #endif
     } else {
       host_elementwise<N>(ev, w, ls.g);

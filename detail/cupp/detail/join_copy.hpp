@@ -82,6 +82,10 @@ __device__ __forceinline__ void copy_words(char* __restrict__ d, const char* __r
   }
 }
 
+// A template (launched as join_copy_kernel<>) so that every translation
+// unit may define it: a program of several .cu files links, with
+// whole-program and separate (-rdc) compilation alike.
+template <int = 0>
 __global__ void __launch_bounds__(join_threads, 4) join_copy_kernel(const piece_batch b) {
   const index_t total = b.first_tile[b.n];
   for (index_t t = blockIdx.x; t < total; t += gridDim.x) {
@@ -173,7 +177,7 @@ inline void device_copy_jobs(std::span<const copy_job> jobs, index_t itemsize,
     const index_t tiles = b.first_tile[b.n];
     const unsigned blocks =
         static_cast<unsigned>(std::max<index_t>(1, std::min(tiles, max_blocks)));
-    join_copy_kernel<<<blocks, join_threads, 0, stream>>>(b);
+    join_copy_kernel<><<<blocks, join_threads, 0, stream>>>(b);
     cuda::check_last_launch("join copy");
   }
 }

@@ -97,7 +97,7 @@ struct reduce_grid {
 // c[k] for lo <= k < hi from a linear index (dimension lo fastest).
 template <int ND = kernel_dims>
 CUPP_HD inline void decode_dims(const reduce_grid& g, index_t v, int lo, int hi, index_t* c) {
-#pragma unroll
+  CUPP_UNROLL
   for (int k = 1; k < ND; ++k) {
     if (k >= lo && k < hi) {
       if (k + 1 < hi) {
@@ -126,13 +126,13 @@ CUPP_HD inline void inner_work_coords(const reduce_grid& g, index_t w, index_t* 
 // The linear index of a result from its kept coordinates and back.
 CUPP_HD inline index_t result_index(const reduce_grid& g, const index_t* c) {
   index_t l = 0;
-#pragma unroll
+  CUPP_UNROLL
   for (int k = kernel_dims - 1; k >= 1; --k)
     if (k <= g.kept_dims) l = l * g.ext[k] + c[k];
   return g.inner ? l : l * g.n0 + c[0];
 }
 CUPP_HD inline void result_coords(const reduce_grid& g, index_t l, index_t* c) {
-#pragma unroll
+  CUPP_UNROLL
   for (int k = 0; k < kernel_dims; ++k) c[k] = 0;
   if (!g.inner) {
     const index_t q = static_cast<index_t>(g.n0_div.div64(static_cast<std::uint64_t>(l)));

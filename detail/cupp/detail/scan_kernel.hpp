@@ -29,7 +29,7 @@ struct scan_dims {
   fast_divmod div[kernel_dims];
 
   CUPP_HD void coords(index_t i, index_t* c) const {
-#pragma unroll
+    CUPP_UNROLL
     for (int k = 0; k < kernel_dims; ++k) {
       if (k < nd - 1) {
         const index_t q = static_cast<index_t>(div[k].div64(static_cast<std::uint64_t>(i)));

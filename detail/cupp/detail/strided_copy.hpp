@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/shape.hpp>
@@ -330,5 +331,26 @@ inline void device_strided_copy(char* dst, const char* src, const copy_plan& p, 
 }
 
 #endif  // __CUDACC__
+
+// ndarray's copies, which a .cpp file may use, reach device_strided_copy
+// through this pointer, set before main by every translation unit that nvcc
+// compiles: ndarray's code is then the same under nvcc and under a host
+// compiler, as the one-definition rule asks, and the kernels come from the
+// program's .cu files.
+using strided_copy_fn = void (*)(char*, const char*, const copy_plan&, index_t, cudaStream_t);
+inline strided_copy_fn device_strided_copy_ptr = nullptr;
+#if defined(__CUDACC__)
+inline const bool device_strided_copy_set = (device_strided_copy_ptr = &device_strided_copy, true);
+#endif
+
+inline void device_strided_copy_indirect(char* dst, const char* src, const copy_plan& p,
+                                         index_t itemsize, cudaStream_t stream) {
+  if (device_strided_copy_ptr == nullptr)
+    throw std::logic_error(
+        "cupp: copying a device array into another layout runs a CUDA kernel, and no file of "
+        "this program compiled by nvcc includes <cupp/ndarray.hpp> (or its copy ran before "
+        "main)");
+  device_strided_copy_ptr(dst, src, p, itemsize, stream);
+}
 
 }  // namespace cupp::detail
