@@ -122,6 +122,37 @@ def compile_once(cmd, csv_path):
     return wall, usage.ru_maxrss * 1024, proc.returncode, out.decode(errors="replace")
 
 
+def summarise(results):
+    """The figures the compile-time targets are stated in, from this run's cases."""
+    t = {r["case"]: r["value"] for r in results}
+    rows = []
+
+    def per(name, hi, lo, count, target):
+        if hi in t and lo in t:
+            rows.append((name, (t[hi] - t[lo]) / count, target))
+
+    if "cupp_hpp" in t and "cub_cuh" in t:
+        rows.append(("cupp.hpp / cub.cuh (ratio)", t["cupp_hpp"] / t["cub_cuh"], 1.0))
+    per("s per further expression (1 -> 50)", "expressions[EXPRS=50]", "expressions[EXPRS=1]", 49,
+        0.3)
+    per("s per further expression (1 -> 10)", "expressions[EXPRS=10]", "expressions[EXPRS=1]", 9,
+        0.3)
+    per("s per expression of a new dtype", "expression_dtypes[NDT=5]", "expression_dtypes[NDT=1]",
+        40, 0.3)
+    per("s per reduction of a new dtype", "reductions[NDT=5]", "reductions[NDT=1]", 40, 1.0)
+    per("s per indexing call of a new dtype", "indexing[NDT=5]", "indexing[NDT=1]", 40, 1.0)
+    if rows:
+        print("\n  figure                                      value  target")
+        for name, value, target in rows:
+            mark = "ok" if value <= target else "OVER"
+            print(f"  {name:40s} {value:8.3f}  <= {target:g} {mark}")
+    if results:
+        slow = max(results, key=lambda r: r["value"])
+        print(f"\n  nvcc -time, slowest case ({slow['case']}, ms):")
+        for k, v in sorted(slow["phases_ms"].items(), key=lambda kv: -kv[1]):
+            print(f"    {k:28s} {v:9.0f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=3)
@@ -200,6 +231,8 @@ def main():
                     "command": shlex.join(cmd),
                 }
             )
+    if not args.dry_run:
+        summarise(results)
     if args.json and not args.dry_run:
         with open(args.json, "w") as f:
             json.dump(
