@@ -1,8 +1,11 @@
 // Host arrays: shapes, layouts, flags, creation, element access, copies and
 // the errors NumPy raises for bad input. Needs no GPU.
 #include <cupp/creation.hpp>
+#include <cupp/ufunc/arithmetic.hpp>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cupp_test.hpp"
 
@@ -311,6 +314,73 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_dtype_round_trips_through_layouts, T, cupp_t
   auto z = cupp::host::zeros<T>({7}).eval();
   const std::vector<unsigned char> zero_bytes(7 * sizeof(T), 0);
   BOOST_TEST(std::memcmp(z.data(), zero_bytes.data(), zero_bytes.size()) == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// Without a CUDA driver or device (CI machines, laptops), the first use of
+// the GPU throws cupp::cuda::no_device_error, whose message says so in
+// words instead of CUDA's "driver version is insufficient", and points to
+// host arrays. With a GPU, the same test checks that one is seen.
+BOOST_AUTO_TEST_SUITE(no_gpu)
+
+void check_no_device_message(const std::string& m, cudaError_t code) {
+  BOOST_TEST(m.starts_with(std::string(cudaGetErrorName(code)) + ": no "), m);
+  BOOST_TEST(m.find("CUDA device") != std::string::npos, m);
+  BOOST_TEST(m.find(cudaGetErrorString(code)) != std::string::npos, m);
+  BOOST_TEST(m.find("cupp::cuda::is_available() is false") != std::string::npos, m);
+  BOOST_TEST(m.find("host arrays (cupp::host::") != std::string::npos, m);
+}
+
+BOOST_AUTO_TEST_CASE(first_gpu_use_says_there_is_none) {
+  if (cupp::cuda::is_available()) {
+    BOOST_TEST(cupp::cuda::runtime::getDeviceCount() > 0);
+    BOOST_TEST_MESSAGE("a CUDA device is present: the no-device message is not tested");
+    return;
+  }
+  int touches = 0;
+  const auto touch = [&](auto&& use_the_gpu) {
+    try {
+      use_the_gpu();
+      BOOST_ERROR("no exception without a CUDA device");
+    } catch (const cupp::cuda::no_device_error& e) {
+      ++touches;
+      check_no_device_message(e.what(), e.code());
+      BOOST_TEST(!cupp::cuda::detail::no_device_code(cudaSuccess));
+    }
+  };
+  touch([] { cupp::ndarray<float> a({3}); });                  // an allocation
+  touch([] { (void)cupp::cuda::runtime::getDeviceCount(); });  // a device query
+  touch([] { (void)cupp::cuda::runtime::getDeviceProperties(0); });
+  touch([] { cupp::ndarray<float> z = cupp::zeros<float>({3}) + 1; });  // a kernel's result
+  touch([] { cupp::cuda::Device d(0); });
+  BOOST_TEST(touches == 5);
+  // A cuda_error, for the handlers of CUDA errors.
+  BOOST_CHECK_THROW(cupp::cuda::runtime::getDevice(), cupp::cuda::cuda_error);
+  // Host arrays run without a GPU.
+  const cupp::host::ndarray<float> h = cupp::host::arange<float>(3) * 2;
+  BOOST_TEST(h.to_vector() == (std::vector<float>{0, 2, 4}));
+}
+
+BOOST_AUTO_TEST_CASE(no_device_codes) {
+  for (const cudaError_t code :
+       {cudaErrorNoDevice, cudaErrorStubLibrary, cudaErrorInitializationError}) {
+    BOOST_TEST(cupp::cuda::detail::no_device_code(code), cudaGetErrorName(code));
+    const cupp::cuda::no_device_error e(code, "cudaGetDevice");
+    BOOST_TEST(e.code() == code);
+    check_no_device_message(e.what(), code);
+    BOOST_TEST(std::string(e.what()).find("in cudaGetDevice") != std::string::npos, e.what());
+  }
+  BOOST_TEST(!cupp::cuda::detail::no_device_code(cudaErrorInvalidValue));
+  BOOST_TEST(!cupp::cuda::detail::no_device_code(cudaErrorMemoryAllocation));
+  // "Insufficient driver" means no driver only where the driver reports
+  // version 0; an older driver keeps CUDA's message, with both versions.
+  int driver = -1;
+  BOOST_TEST(cudaDriverGetVersion(&driver) == cudaSuccess);
+  BOOST_TEST(cupp::cuda::detail::no_device_code(cudaErrorInsufficientDriver) == (driver == 0));
+  const std::string m = cupp::cuda::cuda_error(cudaErrorInsufficientDriver).what();
+  BOOST_TEST(m.starts_with("cudaErrorInsufficientDriver: CUDA driver version is insufficient"));
+  if (driver > 0) BOOST_TEST(m.find("update the driver") != std::string::npos, m);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

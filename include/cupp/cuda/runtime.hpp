@@ -25,22 +25,97 @@ class cuda_error : public std::runtime_error {
       : std::runtime_error(make_message(code, context)), code_(code) {}
   cudaError_t code() const noexcept { return code_; }
 
+ protected:
+  struct message_t {};
+  cuda_error(cudaError_t code, const std::string& message, message_t)
+      : std::runtime_error(message), code_(code) {}
+
+ private:
+  static std::string make_message(cudaError_t code, const std::string& context);
+  cudaError_t code_;
+};
+
+namespace detail {
+
+// The errors CUDA reports when there is no device to run on: no driver
+// (the runtime then reports an "insufficient" driver of version 0), a stub
+// driver library, a driver that cannot initialise, or no device.
+inline bool no_device_code(cudaError_t code) noexcept {
+  if (code == cudaErrorInsufficientDriver) {
+    int v = 0;
+    return cudaDriverGetVersion(&v) != cudaSuccess || v == 0;
+  }
+  return code == cudaErrorNoDevice || code == cudaErrorStubLibrary ||
+         code == cudaErrorInitializationError;
+}
+
+inline std::string cuda_version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+}  // namespace detail
+
+inline std::string cuda_error::make_message(cudaError_t code, const std::string& context) {
+  std::string m = cudaGetErrorName(code);
+  m += ": ";
+  m += cudaGetErrorString(code);
+  if (!context.empty()) m += " (" + context + ")";
+  int driver = 0, runtime = 0;
+  // A driver older than the runtime: say which versions meet.
+  if (code == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+      driver > 0 && cudaRuntimeGetVersion(&runtime) == cudaSuccess)
+    m += ": the installed driver supports CUDA " + detail::cuda_version_string(driver) +
+         ", this program uses the CUDA " + detail::cuda_version_string(runtime) +
+         " runtime; update the driver";
+  return m;
+}
+
+// What the first use of the GPU throws where there is none: no NVIDIA
+// driver, no device, or a driver that cannot start (the codes of
+// detail::no_device_code). The message says so in words, with CUDA's error
+// (whose text for a missing driver, "CUDA driver version is insufficient",
+// would send one to update a driver that is not there), and points to host
+// arrays, which need no GPU. A cuda_error, so that handlers of CUDA errors
+// catch it too.
+class no_device_error : public cuda_error {
+ public:
+  explicit no_device_error(cudaError_t code, const std::string& context = {})
+      : cuda_error(code, make_message(code, context), message_t{}) {}
+
  private:
   static std::string make_message(cudaError_t code, const std::string& context) {
     std::string m = cudaGetErrorName(code);
     m += ": ";
+    switch (code) {
+      case cudaErrorNoDevice:
+        m += "no CUDA device was found";
+        break;
+      case cudaErrorInsufficientDriver:
+      case cudaErrorStubLibrary:
+        m += "no CUDA driver was found, so no CUDA device can be used";
+        break;
+      default:
+        m += "no usable CUDA device or driver was found";
+        break;
+    }
+    m += " (CUDA reports \"";
     m += cudaGetErrorString(code);
-    if (!context.empty()) m += " (" + context + ")";
+    m += '"';
+    if (!context.empty()) m += " in " + context;
+    m += "). cupp::cuda::is_available() is false: device arrays (cupp::ndarray) need an NVIDIA "
+         "GPU and its driver; host arrays (cupp::host::ndarray, cupp::host::zeros, "
+         "cupp::host::arange ...) run without one";
     return m;
   }
-  cudaError_t code_;
 };
 
-// Throws cuda_error when a runtime call failed. The error is taken off the
-// thread's error state so that a later check does not see it again.
+// Throws cuda_error when a runtime call failed (no_device_error when there
+// is no device or driver to run on). The error is taken off the thread's
+// error state so that a later check does not see it again.
 inline void check(cudaError_t code, const char* what = nullptr) {
   if (code != cudaSuccess) {
     (void)cudaGetLastError();
+    if (detail::no_device_code(code)) throw no_device_error(code, what ? what : "");
     throw cuda_error(code, what ? what : "");
   }
 }
