@@ -1,11 +1,14 @@
 // Printing: repr and str of arrays of every dtype, shape and print option,
 // checked against NumPy's own output (tests/generate_print_fixtures.py).
+#include <cupp/advanced_indexing.hpp>
+#include <cupp/boolean_indexing.hpp>
 #include <cupp/creation.hpp>
 #include <cupp/print.hpp>
 
 #include <cstring>
 #include <sstream>
 #include <string_view>
+#include <vector>
 #include <version>
 
 #include "cupp_test.hpp"
@@ -251,6 +254,38 @@ BOOST_AUTO_TEST_CASE(invalid_options_throw) {
   BOOST_TEST(cupp::get_printoptions().sign == '-');
   const auto x = cupp::host::array<int>({1});
   BOOST_CHECK_THROW(cupp::array_repr(x, {.sign = '*'}), cupp::value_error);
+}
+
+// Lazy values print the array they evaluate to, as NumPy prints h[h > 5]
+// (NumPy 2.4's repr of the same values).
+BOOST_AUTO_TEST_CASE(lazy_values_print_their_arrays) {
+  const cupp::host::ndarray<float> h = cupp::host::arange<float>(12);
+  const auto text = [](const auto& v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  };
+  // h[h > 5]: the mask proxy.
+  BOOST_TEST(text(h(h > 5)) == "array([ 6.,  7.,  8.,  9., 10., 11.], dtype=float32)");
+  BOOST_TEST(text(h(h > 100)) == "array([], dtype=float32)");
+  // h.reshape(3, 4)[[True, False, True]]: rows through a mask.
+  BOOST_TEST(text(h.reshape(3, 4)(cupp::host::array<bool>({true, false, true}))) ==
+             "array([[ 0.,  1.,  2.,  3.],\n       [ 8.,  9., 10., 11.]], dtype=float32)");
+  // h[[3, 0, 3]]: integer-array indexing.
+  BOOST_TEST(text(h(std::vector<int>{3, 0, 3})) == "array([3., 0., 3.], dtype=float32)");
+  // An expression and generators.
+  BOOST_TEST(text(h.reshape(3, 4) * 2) ==
+             "array([[ 0.,  2.,  4.,  6.],\n       [ 8., 10., 12., 14.],\n"
+             "       [16., 18., 20., 22.]], dtype=float32)");
+  BOOST_TEST(text(cupp::host::arange<std::int32_t>(3)) == "array([0, 1, 2], dtype=int32)");
+  BOOST_TEST(text(cupp::host::eye<double>(2)) == "array([[1., 0.],\n       [0., 1.]])");
+#if defined(__cpp_lib_format)
+  BOOST_TEST(std::format("{}", h(h > 5)) == "array([ 6.,  7.,  8.,  9., 10., 11.], dtype=float32)");
+  BOOST_TEST(std::format("{:s}", h(h > 5)) == "[ 6.  7.  8.  9. 10. 11.]");
+  BOOST_TEST(std::format("{:s}", h(std::vector<int>{3, 0, 3})) == "[3. 0. 3.]");
+  BOOST_TEST(std::format("{}", cupp::host::arange<std::int32_t>(3) + 1) ==
+             "array([1, 2, 3], dtype=int32)");
+#endif
 }
 
 #if defined(__cpp_lib_format)

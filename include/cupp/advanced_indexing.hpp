@@ -181,6 +181,8 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
   CUPP_GATHER_INPLACE(&)
   CUPP_GATHER_INPLACE(|)
   CUPP_GATHER_INPLACE(^)
+  CUPP_GATHER_INPLACE(<<)
+  CUPP_GATHER_INPLACE(>>)
 #undef CUPP_GATHER_INPLACE
 
   // Accumulating writes (scatter_add and friends): Op(current, v) at every

@@ -338,7 +338,7 @@ ndarray<T, S> dense_values(const V& v) {
 // The proxy x(mask) returns: converts to the selected copy, and writes
 // through assignment.
 template <class A, class M>
-class masked_ref {
+class masked_ref : public lazy_members_t<A> {
   using T = typename A::value_type;
   using S = typename A::space_type;
   using Mop = mask_operand_t<M>;

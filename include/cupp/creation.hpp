@@ -98,9 +98,6 @@ void check_data_size(std::size_t n, const shape_t& shape) {
                       to_string(shape));
 }
 
-template <class>
-inline constexpr bool dependent_false = false;
-
 }  // namespace detail
 
 // ---------------------------------------------------------------------------

@@ -116,6 +116,10 @@ inline std::string index_count_message(int got, int ndim) {
 template <class T>
 host::ndarray<T> pinned_host_array(const shape_t& shape, order o);
 
+// false, for a static_assert that fails only when a template is used.
+template <class...>
+inline constexpr bool dependent_false = false;
+
 // Lazy expressions (expression.hpp): nodes mark themselves with this type.
 template <class E>
 concept expression_node = requires {

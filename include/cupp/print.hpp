@@ -2,6 +2,9 @@
 // array2string, operator<< and std::format, under NumPy's print options
 // (set_printoptions, get_printoptions and the printoptions scope).
 //
+// Lazy values (expressions, generators, x(idx), x(mask)) print the array
+// they evaluate to, as NumPy prints `x * 2` or `x[mask]`.
+//
 // The output matches NumPy 2 character for character, for every dtype;
 // bfloat16 prints as NumPy prints an ml_dtypes.bfloat16 array. Device arrays
 // are copied to the host first: only the elements that will be shown when
@@ -9,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -269,12 +273,38 @@ std::ostream& operator<<(std::ostream& os, const ndarray<T, S>& x) {
   return os << array_repr(x);
 }
 
+namespace detail::print {
+// A lazy value that prints: an expression, a generator or an integer-array
+// selection x(idx) of a single dtype.
+template <class E>
+concept lazy_printable = expression_node<E> && std::derived_from<E, expression_base<E>> &&
+    is_dtype_v<typename E::value_type>;
+}  // namespace detail::print
+
+// Lazy values print the array they stand for, evaluated (one kernel, and a
+// copy of the shown elements for device values): `std::cout << x * 2` and
+// `std::cout << x(idx)` show what NumPy shows for `x * 2` and `x[idx]`.
+template <class E>
+requires detail::print::lazy_printable<E> std::ostream& operator<<(std::ostream& os, const E& e) {
+  return os << array_repr(detail::evaluate(e));
+}
+
+namespace detail {
+// x(mask) prints the selection, as NumPy prints `x[mask]` (reading it
+// waits for the device, as its evaluation does).
+template <class A, class M>
+std::ostream& operator<<(std::ostream& os, const masked_ref<A, M>& m) {
+  return os << ::cupp::array_repr(m.eval());
+}
+}  // namespace detail
+
 }  // namespace cupp
 
 #if defined(__cpp_lib_format)
-// std::format("{}", x) and "{:r}" give the repr, "{:s}" the str.
-template <class T, class S>
-struct std::formatter<cupp::ndarray<T, S>, char> {
+namespace cupp::detail::print {
+// The format spec of arrays and lazy values: {} and {:r} give the repr,
+// {:s} the str.
+struct array_formatter {
   char form = 'r';
 
   constexpr auto parse(std::format_parse_context& ctx) {
@@ -285,10 +315,38 @@ struct std::formatter<cupp::ndarray<T, S>, char> {
     return it;
   }
 
-  template <class Context>
-  auto format(const cupp::ndarray<T, S>& x, Context& ctx) const {
+  template <class T, class S, class Context>
+  auto format_array(const cupp::ndarray<T, S>& x, Context& ctx) const {
     const std::string text = form == 's' ? cupp::array_str(x) : cupp::array_repr(x);
     return std::copy(text.begin(), text.end(), ctx.out());
+  }
+};
+}  // namespace cupp::detail::print
+
+// std::format("{}", x) and "{:r}" give the repr, "{:s}" the str.
+template <class T, class S>
+struct std::formatter<cupp::ndarray<T, S>, char> : cupp::detail::print::array_formatter {
+  template <class Context>
+  auto format(const cupp::ndarray<T, S>& x, Context& ctx) const {
+    return format_array(x, ctx);
+  }
+};
+
+// Lazy values format the array they evaluate to.
+template <class E>
+requires cupp::detail::print::lazy_printable<E>
+struct std::formatter<E, char> : cupp::detail::print::array_formatter {
+  template <class Context>
+  auto format(const E& e, Context& ctx) const {
+    return format_array(cupp::detail::evaluate(e), ctx);
+  }
+};
+
+template <class A, class M>
+struct std::formatter<cupp::detail::masked_ref<A, M>, char> : cupp::detail::print::array_formatter {
+  template <class Context>
+  auto format(const cupp::detail::masked_ref<A, M>& m, Context& ctx) const {
+    return format_array(m.eval(), ctx);
   }
 };
 #endif

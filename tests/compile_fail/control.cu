@@ -8,6 +8,9 @@
 #include <cupp/ufunc/math.hpp>
 #include <cupp/ufunc/misc.hpp>
 
+#include <iostream>
+#include <vector>
+
 struct twice {
   template <class T>
   CUPP_HD T operator()(T a) const {
@@ -31,4 +34,18 @@ void accepted(const cupp::ndarray<std::int32_t>& i, const cupp::ndarray<float>& 
   cupp::ndarray<double> m = cupp::cbrt(f) + cupp::arctan2(f, 2.0) + cupp::maximum(0, f);
   auto xp = cupp::get_array_module(f);
   auto z = xp.zeros<float>({2});
+  // Lazy values keep the members they have (the array members they lack
+  // are rejected by the lazy_* cases), and print as arrays.
+  auto gen = cupp::host::arange<float>(12);
+  cupp::host::ndarray<float> gv = gen.reshape(3, 4).T().transpose(1, 0) * 2;
+  const auto ex = f * 2;
+  const cupp::index_t n = ex.size() + ex.ndim() + ex.shape()[0] + gen.reshape({2, 6}).size();
+  cupp::ndarray<float> ev = ex.eval() + ex.astype<double>().sum().item();
+  gv(gv > 5) = 0;
+  gv(gv > 5) += 1;
+  std::cout << gv(gv > 5) << gen << ex << gv(std::vector<int>{0, 1}) << '\n';
+  const bool both = n > 0 && gv.size() > 0;
+  cupp::ndarray<bool> l =
+      cupp::logical_and(f > 0, f < 5) | cupp::logical_or(b, ~b) | cupp::logical_not(b);
+  i(std::vector<int>{0}) <<= 1;
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstdlib>
 #include <string>
 
@@ -111,6 +112,9 @@ class generator : public generator_leaf<G, S>, public expression_base<generator<
     }
     return {r, to, st, base};
   }
+  template <std::integral... I>
+  requires(sizeof...(I) >= 1) generator<detail::reshaped<G>, S> reshape(I... extents)
+  const { return reshape(shape_t{static_cast<index_t>(extents)...}); }
 
   // ndarray.ravel(order): reshape(-1); order K reads the elements in the
   // order of their positions (the memory order of NumPy's array).
@@ -155,6 +159,9 @@ class generator : public generator_leaf<G, S>, public expression_base<generator<
     }
     return r;
   }
+  template <std::integral... I>
+  requires(sizeof...(I) >= 1) generator transpose(I... axes)
+  const { return transpose(shape_t{static_cast<index_t>(axes)...}); }
 
  private:
   // True when every position is laid out as an F-contiguous (and not

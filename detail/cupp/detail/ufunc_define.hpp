@@ -18,6 +18,22 @@ out_arg<T, S> out(const ndarray<T, S>& a) {
 }
 
 namespace detail {
+template <class... E>
+struct lazy_out {
+  static_assert(dependent_false<E...>,
+                "cupp::out needs an array to write into, and this is a lazy expression or "
+                "generator (zeros, empty_like ... compute nothing until assigned): make the "
+                "array first, cupp::ndarray<T> z = cupp::zeros<T>(shape), then cupp::out(z)");
+  using type = void;
+};
+}  // namespace detail
+
+// cupp::out(cupp::zeros<T>(...)): a lazy value has no memory to write into.
+template <class E>
+requires detail::expression_node<E>
+typename detail::lazy_out<E>::type out(const E&) {}
+
+namespace detail {
 template <class T, class S, class E>
 const ndarray<T, S>& write_out(const out_arg<T, S>& o, const E& e) {
   static_assert(can_cast_same_kind_v<typename E::value_type, T>,
