@@ -58,4 +58,26 @@ static_assert(max_ndim >= 1 && max_ndim <= 64, "CUPP_MAX_NDIM must lie in [1, 64
 // NumPy's intp: shapes, strides (in bytes) and indices.
 using index_t = std::int64_t;
 
+namespace detail {
+
+// Threads one SM holds on the architecture being compiled (Turing 1024; the
+// Ampere, Ada and Blackwell desktop parts 1536; the data-centre parts 2048).
+constexpr int sm_resident_threads() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+  return 1024;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || \
+                                 __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+  return 1536;
+#else
+  return 2048;
+#endif
+}
+
+// A launch bound's resident blocks, no more than the SM holds: ptxas ignores
+// a larger request with a warning, on every kernel of that architecture.
+constexpr int resident_blocks_bound(int threads, int blocks) {
+  return blocks * threads <= sm_resident_threads() ? blocks : sm_resident_threads() / threads;
+}
+
+}  // namespace detail
 }  // namespace cupp

@@ -389,7 +389,10 @@ CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, cons
   const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
   typename E::regs r;
   e.load(r, c, g.nd, count);
-  typename O::value_type v[N];
+  // Value-initialised: the store reads only the first `count`, which the
+  // host compiler cannot prove (-Wmaybe-uninitialized); the device code
+  // drops the dead zeros.
+  typename O::value_type v[N]{};
   CUPP_UNROLL
   for (int j = 0; j < N; ++j)
     if (j < count) v[j] = O::cast(e.value(r, j));
@@ -418,7 +421,7 @@ inline void check_launch() {
 
 #if defined(__CUDACC__)
 template <int N, class E, class O>
-__global__ void __launch_bounds__(256, eval_min_blocks<E>())
+__global__ void __launch_bounds__(256, resident_blocks_bound(256, eval_min_blocks<E>()))
     elementwise_kernel(const E e, const O o, const grid_params g) {
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
   const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -93,7 +93,7 @@ class generator : public generator_leaf<G, S>, public expression_base<generator<
       std::reverse(rev.begin(), rev.end());
       return T().reshape(rev).T();
     }
-    detail::reshaped<G> r{this->g};
+    detail::reshaped<G> r{this->g, 0, {}, {}, {}};
     std::array<strides_t, K> st;
     std::array<index_t, K> base = this->base;
     bool affine = true;

@@ -898,7 +898,7 @@ index_t reduce_resident_blocks(const reduce_plan& p, int device) {
 
 template <int N, class Red, class E, class P, class Out>
 void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, const reduce_grid& g,
-                   int device, cudaStream_t stream) {
+                   cudaStream_t stream) {
   using A = typename Red::acc_type;
   static_assert(
       sizeof(E) + sizeof(P) + sizeof(result_writer<Red, Out>) + sizeof(reduce_grid) <= 32000,
