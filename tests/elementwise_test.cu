@@ -410,3 +410,83 @@ BOOST_AUTO_TEST_CASE(module_follows_the_arguments) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// The messages of the errors NumPy raises for the same calls, to the
+// character (NumPy 2.4; its C code writes shapes without spaces and ends
+// the list of operands with a space).
+BOOST_AUTO_TEST_SUITE(numpy_messages)
+
+template <class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const cupp::value_error& e) {
+    return e.what();
+  }
+  return "(no value_error)";
+}
+
+array<double> filled(const cupp::shape_t& shape) {
+  return cupp_test::on_space(cupp::host::ones<double>(shape).eval());
+}
+
+BOOST_AUTO_TEST_CASE(broadcasting) {
+  const auto a = filled({3, 4}), b = filled({4, 3});
+  // np.ones((3, 4)) + np.ones((4, 3))
+  BOOST_TEST(message_of([&] { (void)(a + b); }) ==
+             "operands could not be broadcast together with shapes (3,4) (4,3) ");
+  // np.where(np.ones(2, bool), np.ones(3), np.ones(4)); scalars are ().
+  BOOST_TEST(message_of([&] { (void)cupp::where(filled({2}) > 0, filled({3}), filled({4})); }) ==
+             "operands could not be broadcast together with shapes (2,) (3,) (4,) ");
+  BOOST_TEST(message_of([&] { (void)cupp::where(filled({3}) > 0, filled({4}), 0); }) ==
+             "operands could not be broadcast together with shapes (3,) (4,) () ");
+  // np.copyto(np.ones(3), np.ones((2, 3)))
+  BOOST_TEST(message_of([&] {
+               cupp::copyto(filled({3}), filled({2, 3}));
+             }) == "could not broadcast input array from shape (2,3) into shape (3,)");
+  BOOST_TEST(message_of([&] { cupp::copyto(a, b * 2); }) ==
+             "could not broadcast input array from shape (4,3) into shape (3,4)");
+}
+
+BOOST_AUTO_TEST_CASE(out_and_in_place) {
+  // np.add(np.ones(3), 1, out=np.ones(4)): the operands and the output.
+  BOOST_TEST(message_of([&] { cupp::add(filled({3}), 1, cupp::out(filled({4}))); }) ==
+             "operands could not be broadcast together with shapes (3,) () (4,) ");
+  BOOST_TEST(message_of([&] { cupp::add(filled({3}), filled({4}), cupp::out(filled({3}))); }) ==
+             "operands could not be broadcast together with shapes (3,) (4,) (3,) ");
+  // np.negative(np.ones((2, 3)), out=np.ones(3)): outputs are not broadcast.
+  BOOST_TEST(message_of([&] {
+               cupp::negative(filled({2, 3}), cupp::out(filled({3})));
+             }) ==
+             "non-broadcastable output operand with shape (3,) doesn't match the broadcast "
+             "shape (2,3)");
+  BOOST_TEST(message_of([&] { cupp::clip(filled({3}), 0, 1, cupp::out(filled({4}))); }) ==
+             "operands could not be broadcast together with shapes (3,) () () (4,) ");
+  BOOST_TEST(message_of([&] {
+               cupp::divmod(filled({3}), 1, cupp::out(filled({3})), cupp::out(filled({4})));
+             }) == "operands could not be broadcast together with shapes (3,) () (3,) (4,) ");
+  const auto k = cupp::elementwise(poly{});
+  BOOST_TEST(message_of([&] { k(filled({3}), 2, cupp::out(filled({2}))); }) ==
+             "operands could not be broadcast together with shapes (3,) () (2,) ");
+  // x += y: x is an operand and the output.
+  auto x = filled({3});
+  BOOST_TEST(message_of([&] { x += filled({4}); }) ==
+             "operands could not be broadcast together with shapes (3,) (4,) (3,) ");
+  BOOST_TEST(message_of([&] {
+               x *= filled({2, 3});
+             }) ==
+             "non-broadcastable output operand with shape (3,) doesn't match the broadcast "
+             "shape (2,3)");
+  BOOST_TEST(values(x) == (std::vector<double>{1, 1, 1}));
+  // Read-only outputs: ufuncs and in-place operators say "output array",
+  // copyto and views "assignment destination".
+  auto ro = filled({3});
+  ro.setflags(false);
+  BOOST_TEST(message_of([&] { ro += 1; }) == "output array is read-only");
+  BOOST_TEST(message_of([&] { cupp::add(filled({3}), filled({4}), cupp::out(ro)); }) ==
+             "output array is read-only");
+  BOOST_TEST(message_of([&] { cupp::copyto(ro, filled({4})); }) ==
+             "assignment destination is read-only");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

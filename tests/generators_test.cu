@@ -202,9 +202,10 @@ void check_case(const fixture_case& c, Make&& make, long long tolerance = 0) {
       BOOST_TEST(c.error_type == "TypeError", c.name << ": " << e.what());
       BOOST_TEST(std::string(e.what()) == c.error_message, c.name);
     } catch (const cupp::value_error& e) {
-      // NumPy's ZeroDivisionError is a value_error in cupp.
-      BOOST_TEST((c.error_type == "ValueError" || c.error_type == "ZeroDivisionError"),
-                 c.name << ": " << e.what());
+      BOOST_TEST(c.error_type == "ValueError", c.name << ": " << e.what());
+      BOOST_TEST(std::string(e.what()) == c.error_message, c.name);
+    } catch (const cupp::zero_division_error& e) {
+      BOOST_TEST(c.error_type == "ZeroDivisionError", c.name << ": " << e.what());
       BOOST_TEST(std::string(e.what()) == c.error_message, c.name);
     }
     return;

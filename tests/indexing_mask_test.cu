@@ -360,6 +360,33 @@ BOOST_AUTO_TEST_CASE(compress_extract_place_putmask_select) {
             });
 }
 
+// numpy.select broadcasts the conditions, then the choices with the
+// default, with numpy.broadcast_arrays (whose message names the arguments).
+BOOST_AUTO_TEST_CASE(select_shapes_that_do_not_broadcast) {
+  const auto cond = [](index_t n) {
+    return make_array<bool>(cupp::shape_t{n}, 'C', [](index_t i) { return i % 2 == 0; });
+  };
+  const auto choice = [](index_t n) {
+    return make_array<float>(cupp::shape_t{n}, 'C', [](index_t i) { return float(i); });
+  };
+  const auto message = [](const auto& conds, const auto& choices) {
+    try {
+      (void)cupp::select(conds, choices, 0.f);
+    } catch (const cupp::value_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no value_error)");
+  };
+  // np.select([np.ones(3, bool), np.ones(4, bool)], [np.ones(3), np.ones(3)])
+  BOOST_TEST(message(std::vector{cond(3), cond(4)}, std::vector{choice(3), choice(3)}) ==
+             "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
+             "arg 0 with shape (3,) and arg 1 with shape (4,).");
+  // np.select([np.ones(3, bool)], [np.ones(4)])
+  BOOST_TEST(message(std::vector{cond(3)}, std::vector{choice(4)}) ==
+             "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
+             "arg 0 with shape (3,) and arg 1 with shape (4,).");
+}
+
 // The fused predicate reading the array it selects from (the benchmark's
 // x(x % 3 == 1)), over enough elements for several CUB tiles, against a
 // plain loop; and a read-only array refuses writes.

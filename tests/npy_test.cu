@@ -336,6 +336,13 @@ BOOST_AUTO_TEST_CASE(os_errors) {
   BOOST_TEST(m.find("Is a directory") != std::string::npos, m);
 
   const auto a = cupp::host::array<float>({1, 2, 3});
+  // Saving to a directory: Python's open() error, "[Errno 21] Is a
+  // directory: 'path'" (not the rename's EBUSY or EISDIR).
+  for (const fs::path dir : {tmp_dir(), fs::path("."), tmp_dir() / "no_such_dir/"}) {
+    BOOST_TEST(error_kind([&] { cupp::save(dir, a); }, m) == "io_error");
+    BOOST_TEST(m == "[Errno 21] Is a directory: '" + dir.string() + "'");
+  }
+  BOOST_TEST(!fs::exists(tmp_dir() / "no_such_dir"));
   const fs::path no_dir = tmp_dir() / "no_such_dir" / "x.npy";
   BOOST_TEST(error_kind([&] { cupp::save(no_dir, a); }, m) == "io_error");
   BOOST_TEST(m.find(no_dir.string()) != std::string::npos, m);

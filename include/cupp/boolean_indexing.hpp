@@ -33,13 +33,6 @@ namespace cupp {
 
 namespace detail {
 
-// Shapes as NumPy prints them in indexing messages: (3,2), (3,), ().
-inline std::string np_shape(const shape_t& s) {
-  std::string r = "(";
-  for (int i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
-  return r + (s.size() == 1 ? ",)" : ")");
-}
-
 inline shape_t shape_prefix(const dims& s, int n) {
   dims r;
   for (int i = 0; i < n; ++i) r.push_back(s[i]);
@@ -659,10 +652,15 @@ ndarray<T, S> select(const std::vector<ndarray<bool, S>>& condlist,
   if (condlist.size() != choicelist.size())
     throw value_error("list of cases must be same length as list of conditions");
   if (condlist.empty()) throw value_error("select with an empty condition list is not possible");
-  std::vector<shape_t> shapes;
-  for (const auto& c : condlist) shapes.push_back(c.shape());
-  for (const auto& c : choicelist) shapes.push_back(c.shape());
-  const shape_t shape = detail::broadcast_shapes(shapes);
+  // NumPy broadcasts the conditions together (broadcast_arrays, whose
+  // message names the arguments), then the choices with the default, then
+  // the first of each.
+  std::vector<shape_t> conds, choices;
+  for (const auto& c : condlist) conds.push_back(c.shape());
+  for (const auto& c : choicelist) choices.push_back(c.shape());
+  choices.push_back(shape_t{});
+  const shape_t first[] = {detail::broadcast_all(conds), detail::broadcast_all(choices)};
+  const shape_t shape = first[1].size() == 0 ? first[0] : detail::broadcast_all(first);
   ndarray<T, S> out(shape);
   copyto(out, default_value);
   for (std::size_t i = condlist.size(); i-- > 0;)

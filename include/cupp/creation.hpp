@@ -95,7 +95,7 @@ void check_data_size(std::size_t n, const shape_t& shape) {
   const index_t want = checked_size(shape, static_cast<index_t>(sizeof(T)));
   if (static_cast<index_t>(n) != want)
     throw value_error("cannot reshape array of size " + std::to_string(n) + " into shape " +
-                      to_string(shape));
+                      np_shape(shape));
 }
 
 }  // namespace detail

@@ -222,6 +222,7 @@ class elementwise_function {
     // A handle to the out= array (not a reference into the caller's
     // temporary cupp::out(z)).
     auto r = o.array;
+    detail::check_ufunc_out(o.array, std::get<I>(t)...);
     detail::write_out(o, node(std::get<I>(t)...));
     return r;
   }

@@ -22,6 +22,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/elementwise_kernel.hpp>
@@ -876,6 +877,55 @@ auto evaluate_pair(const E& e) {
   return std::pair<ndarray<A, S>, ndarray<B, S>>(a, b);
 }
 
+// NumPy's checks of a ufunc's out= arrays (and of in-place operators,
+// whose output is their first operand): the operands and outputs broadcast
+// together, and each output has the whole broadcast shape (outputs are not
+// broadcast). Called before the expression is built, so that a mismatch
+// among the inputs lists the outputs too, as NumPy's message does.
+inline void check_out_shapes(std::span<const shape_t> inputs, std::span<const shape_t> outs) {
+  bool ok = true;
+  shape_t full;
+  for (const auto* list : {&inputs, &outs})
+    for (const shape_t& s : *list)
+      if (ok) full = broadcast_shape_pair(full, s, ok);
+  if (!ok) {
+    std::vector<shape_t> all(inputs.begin(), inputs.end());
+    all.insert(all.end(), outs.begin(), outs.end());
+    throw value_error(shapes_message(all));
+  }
+  for (const shape_t& o : outs)
+    if (!(o == full))
+      throw value_error("non-broadcastable output operand with shape " + np_shape(o) +
+                        " doesn't match the broadcast shape " + np_shape(full));
+}
+
+// The shape an operand has in NumPy's messages: () for a scalar.
+template <class X>
+shape_t operand_shape(const X& x) {
+  if constexpr (requires { x.shape(); })
+    return x.shape();
+  else
+    return shape_t{};
+}
+
+// NumPy's checks of a ufunc call with out= (or of an in-place operator,
+// out being its first operand): out is writeable, then check_out_shapes.
+template <class T, class S, class... X>
+void check_ufunc_out(const ndarray<T, S>& out, const X&... x) {
+  if (!out.flags().writeable) throw value_error("output array is read-only");
+  const shape_t inputs[] = {operand_shape(x)...};
+  check_out_shapes(inputs, std::span<const shape_t>(&out.shape(), 1));
+}
+// The same with two outputs (divmod, frexp, modf).
+template <class T1, class T2, class S, class... X>
+void check_ufunc_out2(const ndarray<T1, S>& out1, const ndarray<T2, S>& out2, const X&... x) {
+  if (!out1.flags().writeable || !out2.flags().writeable)
+    throw value_error("output array is read-only");
+  const shape_t inputs[] = {operand_shape(x)...};
+  const shape_t outs[] = {out1.shape(), out2.shape()};
+  check_out_shapes(inputs, outs);
+}
+
 // Both results of a two-output expression written into existing arrays
 // (out=(q, r)); neither may overlap an operand.
 template <class A, class B, class S, class E>
@@ -885,9 +935,10 @@ void assign_pair(const ndarray<A, S>& a, const ndarray<B, S>& b, const E& e) {
       can_cast_same_kind_v<decltype(V::first), A> && can_cast_same_kind_v<decltype(V::second), B>,
       "cupp: Cannot cast the ufunc's outputs to the out= arrays' dtypes with casting "
       "rule 'same_kind'");
-  if (!broadcasts_to(e.shape(), a.shape()) || !(a.shape() == b.shape()))
-    throw value_error("non-broadcastable output operand with shape " + to_string(a.shape()) +
-                      " doesn't match the broadcast shape " + to_string(e.shape()));
+  if (!broadcasts_to(e.shape(), a.shape()) || !(a.shape() == b.shape())) {
+    const shape_t outs[] = {a.shape(), b.shape()};
+    check_out_shapes(std::span<const shape_t>(&e.shape(), 1), outs);
+  }
   if (a.size() == 0) return;
   if (needs_temporary(a, e) || needs_temporary(b, e)) {
     const auto tmp = evaluate_pair(e);
@@ -912,8 +963,8 @@ void assign(const ndarray<T, S>& out, const E& e) {
       "cupp::asarray (host to device) or cupp::asnumpy (device to host)");
   if (!out.flags().writeable) throw value_error("assignment destination is read-only");
   if (!broadcasts_to(e.shape(), out.shape()))
-    throw value_error("non-broadcastable output operand with shape " + to_string(out.shape()) +
-                      " doesn't match the broadcast shape " + to_string(e.shape()));
+    throw value_error("non-broadcastable output operand with shape " + np_shape(out.shape()) +
+                      " doesn't match the broadcast shape " + np_shape(e.shape()));
   if (out.size() == 0) return;
   if (needs_temporary(out, e)) {
     const auto tmp = evaluate_as<typename E::value_type, S>(e);
@@ -983,6 +1034,10 @@ void copyto(const ndarray<T, S>& dst, const E& src) {
   static_assert(detail::assignable<V, T>(),
                 "cupp::copyto: Cannot cast the source's dtype to the destination's with casting "
                 "rule 'same_kind'; convert it with .astype<T>()");
+  if (!dst.flags().writeable) throw value_error("assignment destination is read-only");
+  if (!detail::broadcasts_to(e.shape(), dst.shape()))
+    throw value_error("could not broadcast input array from shape " + detail::np_shape(e.shape()) +
+                      " into shape " + detail::np_shape(dst.shape()));
   if constexpr (is_weak_v<V>) {
     e.template check_fits<T>();
     detail::assign(dst, make_ufunc(ops::cast<T>{}, scalar_leaf<T>{e.template as<T>()}));

@@ -180,7 +180,7 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
     detail::checked_size(shape, itemsize());
     strides_t s = strides.empty() ? detail::contiguous_strides(shape, itemsize()) : strides;
     if (s.size() != shape.size())
-      throw value_error("strides " + to_string(s) + " do not match shape " + to_string(shape));
+      throw value_error("strides, if given, must be the same length as shape");
     if constexpr (is_device) {
       if (device < 0) device = detail::device_of(data);
     } else {
@@ -476,8 +476,8 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
 
   void copy_into(const ndarray& dst, cudaStream_t s) const {
     if (dst.shape_ != shape_)
-      throw value_error("could not broadcast input array from shape " + to_string(shape_) +
-                        " into shape " + to_string(dst.shape_));
+      throw value_error("could not broadcast input array from shape " + detail::np_shape(shape_) +
+                        " into shape " + detail::np_shape(dst.shape_));
     if (size() == 0) return;
     const bool same_dense = (flags_.c_contiguous && dst.flags_.c_contiguous) ||
                             (flags_.f_contiguous && dst.flags_.f_contiguous);

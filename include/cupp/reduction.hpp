@@ -206,21 +206,118 @@ struct reduce_args {
   }
 };
 
-// The operand with its where= mask attached (checked to broadcast to it).
+// NumPy's checks of the operands of a ufunc reduction (`name` is the ufunc:
+// "add", "maximum" ...), in its order and with its messages: the rank of
+// out=, its writeability, then the broadcast of its iterator over out= (the
+// reduced axes as newaxis unless keepdims), the operand and where=, then
+// out= extents that would need a reduction NumPy did not set up, then an
+// operand smaller than where= (operands are not broadcast).
+inline void check_reduction_shapes(const char* name, const shape_t& in, axis_mask m, bool keepdims,
+                                   const shape_t* out, bool out_writeable, const shape_t* where) {
+  const int nd = in.size();
+  shape_t remap = shape_t::filled(nd, -1);  // out='s extent on each axis; -1: newaxis
+  int out_axis[max_ndim] = {};
+  if (out) {
+    int want = 0;
+    for (int i = 0; i < nd; ++i) want += keepdims || !(m >> i & 1);
+    if (out->size() != want)
+      throw value_error(std::string("output parameter for reduction operation ") + name +
+                        " has the wrong number of dimensions: Found " +
+                        std::to_string(out->size()) + " but expected " + std::to_string(want) +
+                        (keepdims ? " (must match the operand's when keepdims=True)" : ""));
+    if (!out_writeable) throw value_error("output array is read-only");
+    for (int i = 0, j = 0; i < nd; ++i) {
+      if (keepdims || !(m >> i & 1)) {
+        out_axis[i] = j;
+        remap[i] = (*out)[j++];
+      }
+    }
+  }
+  shape_t full = shape_t::filled(nd, 1);
+  bool ok = true;
+  const auto merge = [&](index_t e, int i) {
+    if (e < 0 || e == 1) return;
+    if (full[i] == 1)
+      full[i] = e;
+    else if (full[i] != e)
+      ok = false;
+  };
+  for (int i = 0; ok && i < nd; ++i) merge(remap[i], i);
+  for (int i = 0; ok && i < nd; ++i) merge(in[i], i);
+  if (ok && where) {
+    if (where->size() > nd)
+      throw value_error("input operand has more dimensions than allowed by the axis remapping");
+    for (int j = 0; ok && j < where->size(); ++j) merge((*where)[j], nd - where->size() + j);
+  }
+  if (!ok) {
+    std::string msg =
+        "operands could not be broadcast together with remapped shapes [original->remapped]: ";
+    if (out) msg += np_shape(*out) + "->" + reshape_request_string(remap) + " ";
+    msg += np_shape(in) + " ";
+    if (where) msg += np_shape(*where) + " ";
+    throw value_error(msg);
+  }
+  if (out) {
+    for (int i = nd - 1; i >= 0; --i) {
+      if (remap[i] < 0) continue;
+      if (m >> i & 1) {
+        if (remap[i] != 1)
+          throw value_error("operand was set up as a reduction along axis " +
+                            std::to_string(out_axis[i]) + ", but the length of the axis is " +
+                            std::to_string(remap[i]) + " (it has to be 1)");
+      } else if (remap[i] != full[i]) {
+        throw value_error("output operand requires a reduction along dimension " +
+                          std::to_string(out_axis[i]) +
+                          ", but the reduction is not enabled. The dimension size of " +
+                          std::to_string(remap[i]) + " does not match the expected output shape.");
+      }
+    }
+  }
+  if (!(full == in))
+    throw value_error("non-broadcastable operand with shape " + np_shape(in) +
+                      " doesn't match the broadcast shape " + np_shape(full));
+}
+
+// check_reduction_shapes for a reduction call's out= and where=.
+template <class Args>
+void check_reduction_args(const Args& args, const shape_t& in, axis_mask m, const char* name) {
+  shape_t out_shape, where_shape;
+  bool writeable = true;
+  if constexpr (Args::has_out) {
+    out_shape = args.out().shape();
+    writeable = args.out().flags().writeable;
+  }
+  if constexpr (Args::has_where) where_shape = operand_shape(args.where());
+  check_reduction_shapes(name, in, m, args.keepdims, Args::has_out ? &out_shape : nullptr,
+                         writeable, Args::has_where ? &where_shape : nullptr);
+}
+
+// numpy.mean, var and std (Python functions) first broadcast where= to the
+// operand with numpy.broadcast_to, whose messages they give.
+template <class Args>
+void check_where_broadcast_to(const Args& args, const shape_t& in) {
+  if constexpr (Args::has_where) {
+    const shape_t w = operand_shape(args.where());
+    (void)broadcast_to_layout(w, strides_t::filled(w.size(), 0), in);
+  }
+}
+
+// The operand with its where= mask attached (its shape checked above).
 template <class Args, class E>
 auto with_where(const Args& args, const E& e) {
   if constexpr (Args::has_where) {
     auto node = make_ufunc(ops::with_mask{}, e, args.where());
     if (!(node.shape() == e.shape()))
-      throw value_error("non-broadcastable operand with shape " + to_string(args.where().shape()) +
-                        " doesn't match the broadcast shape " + to_string(e.shape()));
+      throw value_error("non-broadcastable operand with shape " + np_shape(e.shape()) +
+                        " doesn't match the broadcast shape " + np_shape(node.shape()));
     return node;
   } else {
     return e;
   }
 }
 
-// A new result array, or the out= array after checking its shape.
+// A new result array, or the out= array after checking its shape (the
+// reductions named after a ufunc have run check_reduction_args already).
 template <class Out, class S, class Args>
 auto result_array(const Args& args, const shape_t& in, axis_mask m) {
   const shape_t shape = reduced_shape(in, m, args.keepdims);
@@ -232,9 +329,10 @@ auto result_array(const Args& args, const shape_t& in, axis_mask m) {
     static_assert(can_cast_same_kind_v<Out, O>,
                   "cupp: Cannot cast the reduction's result to the out= array's dtype with "
                   "casting rule 'same_kind'");
+    if (!o.flags().writeable) throw value_error("output array is read-only");
     if (!(o.shape() == shape))
       throw value_error("output parameter for reduction operation has the wrong shape: expected " +
-                        to_string(shape) + ", got " + to_string(o.shape()));
+                        np_shape(shape) + ", got " + np_shape(o.shape()));
     return o;
   } else {
     return ndarray<Out, S>(shape);

@@ -53,6 +53,7 @@ auto run_reduction(const Red& red, const E& e, const Args& args, const char* nam
   static_assert(is_dtype_v<typename E::value_type>,
                 "cupp: reduce an array or an expression, not a scalar");
   const axis_mask m = reduced_axes(args.axis, static_cast<int>(e.shape().size()));
+  check_reduction_args(args, e.shape(), m, name);
   if (!identity && !Args::has_initial) {
     if (reduced_count(e.shape(), m) == 0)
       throw value_error(std::string("zero-size array to reduction operation ") + name +
@@ -160,6 +161,11 @@ auto arg_extremum(const E& e, const Args& a) {
   if (reduced_count(e.shape(), m) == 0)
     throw value_error(std::string("attempt to get ") + (Max ? "argmax" : "argmin") +
                       " of an empty sequence");
+  if constexpr (Args::has_out) {
+    if (!(a.out().shape() == reduced_shape(e.shape(), m, a.keepdims)))
+      throw value_error(std::string("output array does not match result of np.") +
+                        (Max ? "argmax" : "argmin") + ".");
+  }
   return run_reduction<std::int64_t>(red::arg_op<T, Max, Nan>{}, e, a, "argmax");
 }
 template <class Dt, class E, class Args>
@@ -216,6 +222,7 @@ auto mean_impl(const E& e, const Args& a) {
   using Res = chosen_t<Dt, Args, red::mean_result_t<T>>;
   using A = red::compute_t<std::conditional_t<is_inexact_v<Res>, Res, double>>;
   static_assert(!Args::has_initial, "cupp::mean takes no initial=");
+  if constexpr (!Nan) check_where_broadcast_to(a, e.shape());
   if constexpr (Nan || Args::has_where)
     return run_reduction<Res>(red::counted_mean_op<A, Nan>{}, e, a, "add");
   else
@@ -242,6 +249,8 @@ auto variance(const E& e, const Args& a) {
                        red::real_of_t<red::mean_result_t<T>>>;
   using S = eval_space_t<typename E::space>;
   const axis_mask m = reduced_axes(a.axis, static_cast<int>(e.shape().size()));
+  if constexpr (!Nan) check_where_broadcast_to(a, e.shape());
+  check_reduction_args(a, e.shape(), m, "add");
   // The mean, with the where= mask, keeping the reduced axes.
   ndarray<M, S> mu(reduced_shape(e.shape(), m, true));
   if constexpr (Nan || Args::has_where) {

@@ -123,6 +123,18 @@ inline std::string to_string(const dims& d) {
 
 namespace detail {
 
+// A shape as NumPy's C code writes it in its messages, without spaces:
+// "()", "(3,)", "(3,4)" ("operands could not be broadcast together with
+// shapes (3,4) (4,3) "); Python-level messages print the tuple (to_string).
+inline std::string np_shape(const dims& d) {
+  std::string s = "(";
+  for (int i = 0; i < d.size(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(d[i]);
+  }
+  return s + (d.size() == 1 ? ",)" : ")");
+}
+
 // Number of elements; throws NumPy's ValueError for a negative extent or for
 // a byte size past what an index can address.
 inline index_t checked_size(const shape_t& shape, index_t itemsize) {

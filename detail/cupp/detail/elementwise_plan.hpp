@@ -41,9 +41,11 @@ inline shape_t broadcast_shape_pair(const shape_t& a, const shape_t& b, bool& ok
   return r;
 }
 
+// NumPy's text, trailing space included: "operands could not be broadcast
+// together with shapes (3,4) (4,3) ".
 inline std::string shapes_message(std::span<const shape_t> shapes) {
-  std::string m = "operands could not be broadcast together with shapes";
-  for (const shape_t& s : shapes) m += " " + to_string(s);
+  std::string m = "operands could not be broadcast together with shapes ";
+  for (const shape_t& s : shapes) m += np_shape(s) + " ";
   return m;
 }
 

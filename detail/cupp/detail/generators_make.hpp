@@ -103,7 +103,7 @@ inline index_t arange_ceil(double q) {
 inline std::pair<double, double> py_complex_quotient(double ar, double ai, double br, double bi) {
   const double abr = std::fabs(br), abi = std::fabs(bi);
   if (abr >= abi) {
-    if (abr == 0.0) throw value_error("complex division by zero");
+    if (abr == 0.0) throw zero_division_error("complex division by zero");
     const double ratio = bi / br, denom = br + bi * ratio;
     return {(ar + ai * ratio) / denom, (ai - ar * ratio) / denom};
   }
@@ -122,7 +122,7 @@ inline index_t arange_length(const py_number& start, const py_number& stop, cons
   using K = py_number::kind;
   const py_number diff = py_add(stop, start, -1);
   if (diff.k == K::integer && step.k == K::integer) {
-    if (step.i == 0) throw value_error("division by zero");
+    if (step.i == 0) throw zero_division_error("division by zero");
     if (diff.i == 0) return 0;
     __int128 q = diff.i / step.i;
     if ((diff.i % step.i != 0) && ((diff.i < 0) == (step.i < 0))) ++q;
@@ -137,7 +137,7 @@ inline index_t arange_length(const py_number& start, const py_number& stop, cons
       throw type_error("must be real number, not complex");  // float(quotient) in NumPy
     return std::max<index_t>(0, std::min(arange_ceil(re), arange_ceil(im)));
   }
-  if (step.as_double() == 0) throw value_error("float division by zero");
+  if (step.as_double() == 0) throw zero_division_error("float division by zero");
   if (diff.is_zero()) return 0;
   const double q = diff.as_double() / step.as_double();
   // A quotient that underflows (or a step of infinity) still leaves start

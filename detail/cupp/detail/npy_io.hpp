@@ -181,6 +181,10 @@ inline void write_file_atomically(const fs::path& path, std::string_view header,
     fs::path real = fs::weakly_canonical(target, ec);
     if (!ec) target = std::move(real);
   }
+  // A directory is refused as Python's open() refuses it ("[Errno 21] Is a
+  // directory"), not by the rename onto it (EISDIR, or EBUSY for "." and
+  // mount points).
+  if (!target.has_filename() || fs::is_directory(target, ec)) throw_os_error(EISDIR, path);
 
   static std::atomic<std::uint64_t> counter{0};
   std::FILE* f = nullptr;

@@ -53,6 +53,7 @@ const ndarray<T, S>& write_out(const out_arg<T, S>& o, const E& e) {
   }                                                                                   \
   template <::cupp::Operand A, class T_, class S_>                                    \
   const ::cupp::ndarray<T_, S_>& NAME(const A& a, const ::cupp::out_arg<T_, S_>& o) { \
+    ::cupp::detail::check_ufunc_out(o.array, a);                                      \
     return ::cupp::detail::write_out(o, NAME(a));                                     \
   }
 
@@ -63,6 +64,7 @@ const ndarray<T, S>& write_out(const out_arg<T, S>& o, const E& e) {
   }                                                                                               \
   template <::cupp::Operand A, ::cupp::Operand B, class T_, class S_>                             \
   const ::cupp::ndarray<T_, S_>& NAME(const A& a, const B& b, const ::cupp::out_arg<T_, S_>& o) { \
+    ::cupp::detail::check_ufunc_out(o.array, a, b);                                               \
     return ::cupp::detail::write_out(o, NAME(a, b));                                              \
   }
 
@@ -74,6 +76,7 @@ const ndarray<T, S>& write_out(const out_arg<T, S>& o, const E& e) {
   template <::cupp::Operand A, ::cupp::Operand B, ::cupp::Operand C, class T_, class S_> \
   const ::cupp::ndarray<T_, S_>& NAME(const A& a, const B& b, const C& c,                \
                                       const ::cupp::out_arg<T_, S_>& o) {                \
+    ::cupp::detail::check_ufunc_out(o.array, a, b, c);                                   \
     return ::cupp::detail::write_out(o, NAME(a, b, c));                                  \
   }
 
@@ -95,6 +98,7 @@ const ndarray<T, S>& write_out(const out_arg<T, S>& o, const E& e) {
     static_assert(::cupp::can_cast_same_kind_v<R_, T_>,                                          \
                   "cupp: in-place " #NAME ": Cannot cast ufunc '" #NAME                          \
                   "' output to the array's dtype with casting rule 'same_kind'");                \
+    ::cupp::detail::check_ufunc_out(x, x, b);                                                    \
     ::cupp::detail::assign(x, NAME(x, b));                                                       \
     return x;                                                                                    \
   }

@@ -418,9 +418,7 @@ inline view_layout flip_layout(const shape_t& shape, const strides_t& strides,
 
 // A shape as NumPy's C code prints it in broadcast errors: no spaces.
 inline std::string compact_shape(const shape_t& s) {
-  std::string r = to_string(s);
-  r.erase(std::remove(r.begin(), r.end(), ' '), r.end());
-  return r;
+  return np_shape(s);
 }
 
 // numpy.broadcast_to: stride 0 along the broadcast axes.

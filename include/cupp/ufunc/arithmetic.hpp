@@ -69,6 +69,7 @@ auto power(const A& a, const B& b) {
 }
 template <Operand A, Operand B, class T_, class S_>
 const ndarray<T_, S_>& power(const A& a, const B& b, const out_arg<T_, S_>& o) {
+  detail::check_ufunc_out(o.array, a, b);
   return detail::write_out(o, power(a, b));
 }
 
@@ -104,6 +105,7 @@ auto divmod(const A& a, const B& b) {
 template <Operand A, Operand B, class T1, class T2, class S>
 std::pair<ndarray<T1, S>, ndarray<T2, S>> divmod(const A& a, const B& b, const out_arg<T1, S>& q,
                                                  const out_arg<T2, S>& r) {
+  detail::check_ufunc_out2(q.array, r.array, a, b);
   return detail::write_pair(q, r, make_ufunc(ops::divmod{}, a, b));
 }
 
@@ -117,6 +119,7 @@ auto frexp(const A& a) {
 template <Operand A, class T1, class T2, class S>
 std::pair<ndarray<T1, S>, ndarray<T2, S>> frexp(const A& a, const out_arg<T1, S>& mantissa,
                                                 const out_arg<T2, S>& exponent) {
+  detail::check_ufunc_out2(mantissa.array, exponent.array, a);
   return detail::write_pair(mantissa, exponent, make_ufunc(ops::frexp{}, a));
 }
 
@@ -128,6 +131,7 @@ auto modf(const A& a) {
 template <Operand A, class T1, class T2, class S>
 std::pair<ndarray<T1, S>, ndarray<T2, S>> modf(const A& a, const out_arg<T1, S>& fractional,
                                                const out_arg<T2, S>& integral) {
+  detail::check_ufunc_out2(fractional.array, integral.array, a);
   return detail::write_pair(fractional, integral, make_ufunc(ops::modf{}, a));
 }
 

@@ -50,6 +50,7 @@ auto make_comparison(const A& a, const B& b) {
   }                                                                               \
   template <Operand A, Operand B, class T_, class S_>                             \
   const ndarray<T_, S_>& NAME(const A& a, const B& b, const out_arg<T_, S_>& o) { \
+    detail::check_ufunc_out(o.array, a, b);                                       \
     return detail::write_out(o, NAME(a, b));                                      \
   }
 

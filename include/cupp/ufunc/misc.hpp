@@ -74,10 +74,12 @@ auto round(const A& a, int decimals = 0) {
 }
 template <Operand A, class T_, class S_>
 const ndarray<T_, S_>& round(const A& a, int decimals, const out_arg<T_, S_>& o) {
+  detail::check_ufunc_out(o.array, a);
   return detail::write_out(o, round(a, decimals));
 }
 template <Operand A, class T_, class S_>
 const ndarray<T_, S_>& round(const A& a, const out_arg<T_, S_>& o) {
+  detail::check_ufunc_out(o.array, a);
   return detail::write_out(o, round(a));
 }
 template <Operand A>
@@ -171,6 +173,18 @@ auto clip(const A& a, const L& a_min, const H& a_max) {
 }
 template <Operand A, detail::misc::ClipBound L, detail::misc::ClipBound H, class T_, class S_>
 const ndarray<T_, S_>& clip(const A& a, const L& a_min, const H& a_max, const out_arg<T_, S_>& o) {
+  // The operands of the ufunc NumPy runs: clip, or maximum / minimum for
+  // one bound, or the array alone.
+  constexpr bool no_min = std::is_same_v<L, std::nullopt_t>;
+  constexpr bool no_max = std::is_same_v<H, std::nullopt_t>;
+  if constexpr (no_min && no_max)
+    detail::check_ufunc_out(o.array, a);
+  else if constexpr (no_min)
+    detail::check_ufunc_out(o.array, a, a_max);
+  else if constexpr (no_max)
+    detail::check_ufunc_out(o.array, a, a_min);
+  else
+    detail::check_ufunc_out(o.array, a, a_min, a_max);
   return detail::write_out(o, clip(a, a_min, a_max));
 }
 
