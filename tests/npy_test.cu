@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE(os_errors) {
   const auto a = cupp::host::array<float>({1, 2, 3});
   // Saving to a directory: Python's open() error, "[Errno 21] Is a
   // directory: 'path'" (not the rename's EBUSY or EISDIR).
-  for (const fs::path dir : {tmp_dir(), fs::path("."), tmp_dir() / "no_such_dir/"}) {
+  for (const fs::path& dir : {tmp_dir(), fs::path("."), tmp_dir() / "no_such_dir/"}) {
     BOOST_TEST(error_kind([&] { cupp::save(dir, a); }, m) == "io_error");
     BOOST_TEST(m == "[Errno 21] Is a directory: '" + dir.string() + "'");
   }

@@ -122,7 +122,7 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
       g = make_reduce_grid(pl, N, resident);
       if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
     }
-    launch_reduce<N>(ev, pos, w, g, dev, cuda::detail::current_stream_impl(dev)->handle);
+    launch_reduce<N>(ev, pos, w, g, cuda::detail::current_stream_impl(dev)->handle);
 #else
     CUPP_NEEDS_NVCC(E);
 #endif

@@ -387,11 +387,11 @@ CUPP_HD inline void chunk_coords(const grid_params& g, index_t t, index_t* c) {
 template <int N, class E, class O>
 CUPP_HD inline void run_chunk(const E& e, const O& o, const grid_params& g, const index_t* c) {
   const int count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
-  typename E::regs r;
+  // Both value-initialised: a partial chunk loads and stores only its first
+  // `count`, which the host compiler cannot prove (-Wmaybe-uninitialized);
+  // the device code drops the dead zeros.
+  typename E::regs r{};
   e.load(r, c, g.nd, count);
-  // Value-initialised: the store reads only the first `count`, which the
-  // host compiler cannot prove (-Wmaybe-uninitialized); the device code
-  // drops the dead zeros.
   typename O::value_type v[N]{};
   CUPP_UNROLL
   for (int j = 0; j < N; ++j)

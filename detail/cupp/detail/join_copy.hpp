@@ -134,9 +134,10 @@ inline int common_width_log2(std::uintptr_t bits) {
 
 // Runs every job on `stream` of the current device (where all the memory
 // is): dense-row jobs in batched launches of the piece kernel, the others
-// through the strided copy.
-inline void device_copy_jobs(std::span<const copy_job> jobs, index_t itemsize,
-                             cudaStream_t stream) {
+// through the strided copy. A template, so that a translation unit that
+// joins nothing compiles no join kernel.
+template <int = 0>
+void device_copy_jobs(std::span<const copy_job> jobs, index_t itemsize, cudaStream_t stream) {
   std::vector<copy_piece> pieces;
   for (const copy_job& j : jobs) {
     const copy_plan p = plan_copy(j.shape, j.dst_st, j.src_st);

@@ -941,7 +941,7 @@ void host_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, con
     }();
     for (c[0] = 0; c[0] < g.n0; c[0] += N) {
       const int count = static_cast<int>(std::min<index_t>(N, g.n0 - c[0]));
-      typename E::regs r;
+      typename E::regs r{};  // a partial chunk loads only `count` (-Wmaybe-uninitialized)
       e.load(r, c, g.nd, count);
       index_t p0 = 0;
       if constexpr (Red::needs_index) p0 = pos.at(c, g.nd);
