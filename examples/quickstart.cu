@@ -36,7 +36,8 @@ int main() {
 
   // To the current device, on the current stream.
   cp::ndarray<float> d = cp::asarray(h);
-  const auto& props = d.device().properties();
+  const cp::cuda::Device device = d.device();
+  const auto& props = device.properties();
   std::cout << "\non " << d.device() << " (" << props.name << "):\n" << d << "\n";
 
   // A Fortran-ordered copy on the device, then back to the host.

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -428,9 +429,9 @@ inline const char* name_of(layout l) {
 // outside an out= view.
 template <class T>
 T sentinel() {
-  T v;
-  std::memset(&v, 0x5a, sizeof v);
-  return v;
+  unsigned char bytes[sizeof(T)];
+  std::memset(bytes, 0x5a, sizeof bytes);
+  return std::bit_cast<T>(bytes);
 }
 
 // `full` (2-d, C order) as an array of layout `l` in the tested space.

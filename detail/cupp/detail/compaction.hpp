@@ -113,7 +113,7 @@ struct mask_walk {
   CUPP_HD bool flag(index_t i) const {
     index_t c[kernel_dims] = {};
     c[0] = i;
-    typename Ev::regs r;
+    typename Ev::regs r{};  // one lane loaded (-Wmaybe-uninitialized)
     e.load(r, c, 1, 1);
     return convert<bool>(e.value(r, 0));
   }

@@ -243,7 +243,7 @@ struct gather_eval {
 
   CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
     const index_t pos = chunk_offset(st, c, nd);
-    regs_of<std::int64_t, N> ir[K];
+    regs_of<std::int64_t, N> ir[K]{};  // a partial chunk loads `count` (-Wmaybe-uninitialized)
     CUPP_UNROLL
     for (int k = 0; k < K; ++k) idx[k].load(ir[k], c, nd, count);
     index_t off[N];
@@ -434,7 +434,7 @@ struct scatter_out {
   }
   CUPP_HD void store(const T* v, const index_t* c, int nd, int count) const {
     const index_t base = chunk_offset(st, c, nd);
-    regs_of<std::int64_t, N> r[K];
+    regs_of<std::int64_t, N> r[K]{};  // a partial chunk loads `count` (-Wmaybe-uninitialized)
     CUPP_UNROLL
     for (int k = 0; k < K; ++k) idx[k].load(r[k], c, nd, count);
     CUPP_UNROLL

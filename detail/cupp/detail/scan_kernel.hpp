@@ -62,7 +62,7 @@ struct scan_input {
   CUPP_HD Acc at(index_t k) const {
     index_t c[kernel_dims];
     d.coords(k, c);
-    typename Ev::regs r;
+    typename Ev::regs r{};  // one lane loaded (-Wmaybe-uninitialized)
     e.load(r, c, d.nd, 1);
     const auto v = e.value(r, 0);
     if constexpr (SkipNan)
