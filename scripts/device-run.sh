@@ -64,7 +64,7 @@ grep -E '^-- consumer' "$OUT/package.log" | head -12
 
 start=$(date +%s)
 : >"$OUT/memcheck.log"
-for t in $(cd "$CUPP_BUILD_DIR/tests" && ls | grep -E '_gpu_test$') npy_test print_test; do
+for t in $(cd "$CUPP_BUILD_DIR/tests" && find . -name '*_gpu_test' -type f) npy_test print_test; do
   echo "== memcheck $t" >>"$OUT/memcheck.log"
   timeout 100 compute-sanitizer --tool memcheck --report-api-errors no \
     "$CUPP_BUILD_DIR/tests/$t" --log_level=test_suite >>"$OUT/memcheck.log" 2>&1

@@ -48,6 +48,12 @@ double to_double(const T& v) {
     return static_cast<double>(static_cast<float>(v));
 }
 
+// A 0-d result (a reduction's) as a double; .item() synchronises.
+template <class A>
+double value(const A& r) {
+  return to_double(r.item());
+}
+
 // Array `a` (device array or expression) holds `want` in C order.
 template <class A>
 void expect_values(const A& a, std::initializer_list<double> want, const std::string& what,

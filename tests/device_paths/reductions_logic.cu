@@ -18,14 +18,10 @@
 
 using device_paths::expect;
 using device_paths::expect_near;
+using device_paths::value;
 using device_paths::expect_values;
 
 namespace {
-
-template <class A>
-double value(const A& r) {
-  return device_paths::to_double(r.item());
-}
 
 // a = 1 .. 24 in C order, shape (4, 6): row i holds 6i + 1 .. 6i + 6.
 void logic(const cupp::ndarray<float>& a) {

@@ -15,14 +15,10 @@
 
 using device_paths::expect;
 using device_paths::expect_near;
+using device_paths::value;
 using device_paths::expect_values;
 
 namespace {
-
-template <class A>
-double value(const A& r) {
-  return device_paths::to_double(r.item());
-}
 
 // b = 1 .. 24 in C order, shape (4, 6), with NaN in place of 14 (element 13,
 // row 2). Values from NumPy.
