@@ -1,7 +1,9 @@
 # Warnings for cupp's own code (tests, examples, benchmarks), never imposed
 # on a consumer through cupp::cupp: -Wall -Wextra for the host compiler,
 # nvcc's own warnings, and, with CUPP_WARNINGS_AS_ERRORS (CI turns it on),
-# every warning an error.
+# every warning an error but g++'s -Wmaybe-uninitialized: its flow analysis
+# changes with the release and the optimisation level and reports loads
+# that the code guards (a partial chunk's lanes); it is shown, not fatal.
 option(CUPP_WARNINGS_AS_ERRORS "Treat warnings in cupp's own targets as errors" OFF)
 
 add_library(cupp_warnings INTERFACE)
@@ -18,6 +20,8 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_L
 endif()
 if(CUPP_WARNINGS_AS_ERRORS)
   target_compile_options(
-    cupp_warnings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>
-                            $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Werror --Werror=all-warnings>)
+    cupp_warnings
+    INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror -Wno-error=maybe-uninitialized>
+              $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Werror,-Wno-error=maybe-uninitialized
+              --Werror=all-warnings>)
 endif()

@@ -57,7 +57,9 @@ CUPP_HD inline uint_t<T> to_bits(T v) {
 template <class T>
 CUPP_HD inline T from_bits(uint_t<T> u) {
   T v;
-  std::memcpy(&v, &u, sizeof u);
+  // Through void*: __half and __nv_bfloat16 are trivially copyable, but
+  // g++ -Wclass-memaccess objects to their protected member.
+  std::memcpy(static_cast<void*>(&v), &u, sizeof u);
   return v;
 }
 
