@@ -12,7 +12,8 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CI:+-DCUPP_WA
   -DCUPP_BUILD_BENCHMARKS=OFF ${CUPP_CMAKE_ARGS:-}
 # CUPP_BUILD_TARGETS: build only these (the GPU machine skips the host-only
 # tests it would not run).
-cmake --build "$build" -j "$(ncores)" ${CUPP_BUILD_TARGETS:+--target $CUPP_BUILD_TARGETS}
+# -k 0: every unit that fails to compile is reported in one run, not only the first.
+cmake --build "$build" -j "$(ncores)" ${CUPP_BUILD_TARGETS:+--target $CUPP_BUILD_TARGETS} -- -k 0
 cd "$build"
 log="$(mktemp)"
 status=0
