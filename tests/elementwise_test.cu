@@ -416,15 +416,7 @@ BOOST_AUTO_TEST_SUITE_END()
 // the list of operands with a space).
 BOOST_AUTO_TEST_SUITE(numpy_messages)
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const cupp::value_error& e) {
-    return e.what();
-  }
-  return "(no value_error)";
-}
+using cupp_test::message_of;
 
 array<double> filled(const cupp::shape_t& shape) {
   return cupp_test::on_space(cupp::host::ones<double>(shape).eval());

@@ -168,16 +168,7 @@ BOOST_AUTO_TEST_CASE(out_of_another_dtype) {
   }
 }
 
-// The message of the value_error `call` throws.
-template <class F>
-std::string message_of(F&& call) {
-  try {
-    call();
-  } catch (const cupp::value_error& e) {
-    return e.what();
-  }
-  return "(no value_error)";
-}
+using cupp_test::message_of;
 
 // NumPy 2.4's messages for the same calls (those of its reduction
 // iterator: out= remapped with newaxis at the reduced axes).

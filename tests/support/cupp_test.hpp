@@ -13,6 +13,7 @@
 #include <cuda_fp16.h>
 
 #include <cupp/dtype.hpp>
+#include <cupp/errors.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -25,6 +26,18 @@
 #include <vector>
 
 namespace cupp_test {
+
+// The message of the value_error `call` throws ("(no value_error)" when it
+// throws none), to compare with NumPy's text.
+template <class F>
+std::string message_of(F&& call) {
+  try {
+    call();
+  } catch (const cupp::value_error& e) {
+    return e.what();
+  }
+  return "(no value_error)";
+}
 
 inline std::string fixture(const std::string& relative) {
   return std::string(CUPP_FIXTURES_DIR) + "/" + relative;
