@@ -242,6 +242,39 @@ BOOST_AUTO_TEST_CASE(alternating_axes_need_materialising) {
   check_case({2, 3, 2, 3, 2, 3, 2, 3}, {1, 3, 5, 7}, true);
 }
 
+// Layouts that stay unmerged after materialising the operand: an out= whose
+// strides run against the operand's (F order against C), and reductions
+// over no axis at all (every result from one element).
+BOOST_AUTO_TEST_CASE(materialising_with_unmerged_results) {
+  const cupp::shape_t shape{2, 3, 2, 3, 2, 3, 2, 3};
+  auto h = cupp::host::empty<float>(shape);
+  for (index_t i = 0; i < h.size(); ++i) h.data()[i] = static_cast<float>(value_at(i));
+  const auto x = on_space(h);
+  auto hf = cupp::host::empty<float>(shape, cupp::order::F);
+  cupp::copyto(hf, h);
+  const auto xf = on_space(hf);
+  const auto flat = h.to_vector();
+  // Nothing reduced, an F-order operand, a C-order result.
+  const auto same = to_host(cupp::sum(xf, cupp::axis_arg({}))).to_vector();
+  BOOST_TEST(same == flat, boost::test_tools::per_element());
+  // Nothing reduced, a C-order operand, an F-order out=.
+  auto of = on_space(cupp::host::empty<float>(shape, cupp::order::F));
+  cupp::max(x, cupp::axis_arg({}), cupp::out(of));
+  BOOST_TEST(to_host(of).to_vector() == flat, boost::test_tools::per_element());
+  // The last axis reduced into an F-order out= of seven dimensions.
+  const reference ref = reduce_ref(h, std::uint64_t{1} << 7);
+  auto o7 = on_space(cupp::host::empty<float>({2, 3, 2, 3, 2, 3, 2}, cupp::order::F));
+  cupp::sum(xf, 7, cupp::out(o7));
+  const auto got = to_host(o7).to_vector();
+  BOOST_TEST_REQUIRE(got.size() == ref.sum.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    BOOST_TEST(static_cast<double>(got[i]) == ref.sum[i]);
+  auto a7 = on_space(cupp::host::empty<index_t>({2, 3, 2, 3, 2, 3, 2}, cupp::order::F));
+  cupp::argmax(xf, 7, cupp::out(a7));
+  const auto am = to_host(a7).to_vector();
+  for (std::size_t i = 0; i < am.size(); ++i) BOOST_TEST(am[i] == ref.argmax[i]);
+}
+
 BOOST_AUTO_TEST_CASE(cumsum_lines) {
   auto h = cupp::host::empty<float>({37, 1001});
   for (index_t i = 0; i < h.size(); ++i) h.data()[i] = static_cast<float>(value_at(i));

@@ -45,7 +45,12 @@ auto materialized(const E& e, axis_mask m) {
     strides_t st = shape;
     for (int i = 0; i < shape.size(); ++i) st[perm[i]] = tmp.strides()[i];
     ndarray<V, S> view(tmp.data(), shape, st, tmp.memory(), tmp.device_id(), false);
-    assign(view, e);
+    // A fresh array overlaps no operand: straight to the kernel, without
+    // assign's overlap check and the temporary it would compile.
+    std::array<strides_t, E::slots + 1> ops;
+    strides_t* p = ops.data() + 1;
+    e.collect(p, shape);
+    run_elementwise(std::tuple<const ndarray<V, S>&>(view), e, ops);
     return array_leaf<V, S>{view};
   }
 }
@@ -59,9 +64,15 @@ bool rows_follow(const std::array<strides_t, S>& st, index_t n0, int slots) {
   return true;
 }
 
-// Writes red's result over the axes `m` of `e` into `out` (the reduced shape,
-// with or without the reduced axes kept as 1).
 template <class Red, class Out, class S, class E>
+void reduce_materialized(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>& out,
+                         bool has_initial, typename Red::acc_type initial);
+
+// Writes red's result over the axes `m` of `e` into `out` (the reduced shape,
+// with or without the reduced axes kept as 1). Compact: `e` and `out` are
+// known to merge into at most two dimensions with dimension 0 reduced (the
+// materialised path below), so only one kernel is compiled for the call.
+template <class Red, class Out, class S, class E, bool Compact = false>
 void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>& out,
                  bool has_initial = false,
                  typename Red::acc_type initial = typename Red::acc_type{}) {
@@ -84,9 +95,13 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
   strides_t* p = st.data() + 1;
   e.collect(p, shape);
   if constexpr (with_index) st[nslots - 1] = reduced_positions(shape, m);
-  const reduce_plan pl = plan_reduction(shape, m, st);
-  if (pl.nd > kernel_dims) {
-    reduce_into(red, materialized(e, m), m, out, has_initial, initial);
+  reduce_plan pl = plan_reduction(shape, m, st);
+  if constexpr (Compact) {
+    // Nothing reduced (every reduced axis of extent 1): a reduced dimension
+    // of extent 1 in front keeps the walk in the inner kernel.
+    if (!(pl.reduced & 1)) as_inner_unit(pl);
+  } else if (pl.nd > kernel_dims) {
+    reduce_materialized(red, e, m, out, has_initial, initial);
     return;
   }
   constexpr bool on_device = std::is_same_v<S, device_space>;
@@ -103,7 +118,8 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
 #if defined(__CUDACC__)
     const index_t resident =
-        reduce_resident_blocks<N, Red, std::remove_cv_t<decltype(ev)>, position_eval, Out>(pl, dev);
+        reduce_resident_blocks<N, Compact, Red, std::remove_cv_t<decltype(ev)>, position_eval, Out>(
+            pl, dev);
     // Flat modes: everything merged into one reduced run that every operand
     // stores densely (and, for arg reductions, positions that grow along
     // it), short dense rows each reduced to a result, or short dense rows of
@@ -115,20 +131,39 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
     } else if (pl.nd == 2 && (pl.reduced & 1) && !with_index && dense &&
                flat_rows_fit(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
       g = make_flat_rows_grid(pl.shape[0], pl.shape[1], N, resident);
-    } else if (pl.nd == 2 && !(pl.reduced & 1) && !with_index && dense &&
+    } else if (!Compact && pl.nd == 2 && !(pl.reduced & 1) && !with_index && dense &&
                flat_outer_fits(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
       g = make_flat_outer_grid(pl.shape[0], pl.shape[1], N, resident);
     } else {
       g = make_reduce_grid(pl, N, resident);
       if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
     }
-    launch_reduce<N>(ev, pos, w, g, cuda::detail::current_stream_impl(dev)->handle);
+    launch_reduce<N, Compact>(ev, pos, w, g, cuda::detail::current_stream_impl(dev)->handle);
 #else
     CUPP_NEEDS_NVCC(E);
 #endif
   } else {
     host_reduce<N>(ev, pos, w, make_reduce_grid(pl, N, 1));
   }
+}
+
+// A layout that does not merge into the kernel's dimensions: the operand is
+// materialised kept axes first and reduced axes last, and reduced into a
+// C-contiguous result (copied into `out` after when `out` is not one), so
+// that both merge into two dimensions whatever `out`'s strides. One kernel
+// per reduction operator and dtype serves every such layout.
+template <class Red, class Out, class S, class E>
+void reduce_materialized(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>& out,
+                         bool has_initial, typename Red::acc_type initial) {
+  const auto x = materialized(e, m);
+  using X = std::remove_cvref_t<decltype(x)>;
+  if (out.flags().c_contiguous) {
+    reduce_into<Red, Out, S, X, true>(red, x, m, out, has_initial, initial);
+    return;
+  }
+  ndarray<Out, S> r(out.shape());
+  reduce_into<Red, Out, S, X, true>(red, x, m, r, has_initial, initial);
+  assign(out, array_leaf<Out, S>{r});
 }
 
 // --- options ---------------------------------------------------------------

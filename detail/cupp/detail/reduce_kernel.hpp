@@ -796,11 +796,15 @@ __global__ void __launch_bounds__(reduce_threads, reduce_min_blocks<ND>)
   outer_reduce<N, ND>(e, pos, w, partial, g);
 }
 
-template <int N, class Red, class E, class P, class Out>
+// InnerOnly: the plan is known to be two dimensions with dimension 0
+// reduced (materialised operands), and the other kernels are not compiled.
+template <int N, bool InnerOnly, class Red, class E, class P, class Out>
 void launch_reduce_pass(const dim3& grid, const E& e, const P& pos,
                         const result_writer<Red, Out>& w, typename Red::acc_type* partial,
                         const reduce_grid& g, cudaStream_t stream) {
-  if (g.nd <= 2) {
+  if constexpr (InnerOnly) {
+    reduce_inner_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+  } else if (g.nd <= 2) {
     if (g.inner)
       reduce_inner_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
     else
@@ -866,28 +870,27 @@ inline unsigned reduce_blocks_x(const reduce_grid& g) {
 
 // The blocks of the kernel that runs plan p that the device holds at once,
 // asked once per kernel and device: the grids are sized in waves of them.
-template <int N, class Red, class E, class P, class Out>
+template <int N, bool InnerOnly, class Red, class E, class P, class Out>
 index_t reduce_resident_blocks(const reduce_plan& p, int device) {
   const bool inner = p.reduced & 1;
-  const int kind = (p.nd <= 2 ? 0 : 2) + (inner ? 0 : 1);
+  const int kind = InnerOnly ? 0 : (p.nd <= 2 ? 0 : 2) + (inner ? 0 : 1);
   static std::atomic<int> cache[4][64] = {};
   const bool cached = device >= 0 && device < 64;
   int n = cached ? cache[kind][device].load(std::memory_order_relaxed) : 0;
   if (n == 0) {
-    const void* k = nullptr;
-    switch (kind) {
-      case 0:
-        k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, 2, Red, E, P, Out>);
-        break;
-      case 1:
-        k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, 2, Red, E, P, Out>);
-        break;
-      case 2:
-        k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, kernel_dims, Red, E, P, Out>);
-        break;
-      default:
-        k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, kernel_dims, Red, E, P, Out>);
-    }
+    const void* k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, 2, Red, E, P, Out>);
+    if constexpr (!InnerOnly) switch (kind) {
+        case 0:
+          break;
+        case 1:
+          k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, 2, Red, E, P, Out>);
+          break;
+        case 2:
+          k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, kernel_dims, Red, E, P, Out>);
+          break;
+        default:
+          k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, kernel_dims, Red, E, P, Out>);
+      }
     cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, reduce_threads, 0),
                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     n = std::max(n, 1);
@@ -896,7 +899,7 @@ index_t reduce_resident_blocks(const reduce_plan& p, int device) {
   return static_cast<index_t>(n) * cuda::runtime::getDeviceProperties(device).multiProcessorCount;
 }
 
-template <int N, class Red, class E, class P, class Out>
+template <int N, bool InnerOnly, class Red, class E, class P, class Out>
 void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, const reduce_grid& g,
                    cudaStream_t stream) {
   using A = typename Red::acc_type;
@@ -907,12 +910,12 @@ void launch_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w, c
   const dim3 grid = g.flat ? dim3(static_cast<unsigned>(g.flat_blocks))
                            : dim3(reduce_blocks_x(g), static_cast<unsigned>(g.segments));
   if (g.segments == 1) {
-    launch_reduce_pass<N>(grid, e, pos, w, nullptr, g, stream);
+    launch_reduce_pass<N, InnerOnly>(grid, e, pos, w, nullptr, g, stream);
     return;
   }
   auto mem = cuda::alloc(static_cast<std::size_t>(g.segments * g.results) * sizeof(A));
   A* partial = static_cast<A*>(mem.get());
-  launch_reduce_pass<N>(grid, e, pos, w, partial, g, stream);
+  launch_reduce_pass<N, InnerOnly>(grid, e, pos, w, partial, g, stream);
   const index_t cap = g.slots;
   const index_t blocks = g.finish_block
                              ? std::min(g.results, cap)

@@ -178,6 +178,17 @@ inline reduce_plan plan_reduction(const shape_t& shape, axis_mask m, std::span<s
   return p;
 }
 
+// A plan with nothing reduced (one kept dimension) as one with a reduced
+// dimension 0 of extent 1 in front of it.
+inline void as_inner_unit(reduce_plan& p) {
+  const index_t kept = p.shape[0];
+  p.nd = 2;
+  p.shape = shape_t{1, kept};
+  p.reduced = 1;
+  p.kept_dims = 1;
+  for (auto& st : p.strides) st = strides_t{0, st[0]};
+}
+
 // The order that makes a materialised operand merge into two dimensions:
 // kept axes (slowest) then reduced axes, each in their original order.
 inline void kept_then_reduced(const shape_t& shape, axis_mask m, int* perm) {
