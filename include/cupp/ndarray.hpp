@@ -496,6 +496,11 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
         return;
       }
       cuda::device_scope scope(device_);
+#if defined(__CUDACC__)
+      // Compiles the copy kernels in this unit and sets the pointer below
+      // for every unit of the program, the .cpp files included.
+      (void)detail::strided_copy_registration<>::done;
+#endif
       detail::device_strided_copy_indirect(
           reinterpret_cast<char*>(dst.data_), reinterpret_cast<const char*>(data_),
           detail::plan_copy(shape_, dst.strides_, strides_), itemsize(), s);

@@ -146,7 +146,7 @@ void device_copy_jobs(std::span<const copy_job> jobs, index_t itemsize, cudaStre
     const bool dense_rows =
         p.ndim == 0 || (p.ndim <= 2 && p.dst[in] == itemsize && p.src[in] == itemsize);
     if (!dense_rows) {
-      device_strided_copy(j.dst, j.src, p, itemsize, stream);
+      device_strided_copy<>(j.dst, j.src, p, itemsize, stream);
       continue;
     }
     copy_piece pc{};

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <vector>
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/shape.hpp>
@@ -302,9 +303,11 @@ void launch_strided_copy(char* dst, const char* src, const copy_plan& p, int sms
   strided_copy_kernel<Size><<<blocks, threads, 0, stream>>>(dst, src, p);
 }
 
-// Device copy on `stream` of the current device.
-inline void device_strided_copy(char* dst, const char* src, const copy_plan& p, index_t itemsize,
-                                cudaStream_t stream) {
+// Device copy on `stream` of the current device. A template, so that only
+// a translation unit that copies compiles the fifteen kernels.
+template <int = 0>
+void device_strided_copy(char* dst, const char* src, const copy_plan& p, index_t itemsize,
+                         cudaStream_t stream) {
   if (p.size == 0) return;
   const int dev = cuda::runtime::getDevice();
   const int sms = cuda::runtime::getDeviceProperties(dev).multiProcessorCount;
@@ -333,24 +336,55 @@ inline void device_strided_copy(char* dst, const char* src, const copy_plan& p, 
 #endif  // __CUDACC__
 
 // ndarray's copies, which a .cpp file may use, reach device_strided_copy
-// through this pointer, set before main by every translation unit that nvcc
-// compiles: ndarray's code is then the same under nvcc and under a host
-// compiler, as the one-definition rule asks, and the kernels come from the
-// program's .cu files.
+// through this pointer. It is set before main by every translation unit
+// that nvcc compiles and that copies a device array into another layout
+// (ndarray::copy_into names strided_copy_registration there): the kernels
+// compile only in units that copy, and come from the program's .cu files.
 using strided_copy_fn = void (*)(char*, const char*, const copy_plan&, index_t, cudaStream_t);
 inline strided_copy_fn device_strided_copy_ptr = nullptr;
 #if defined(__CUDACC__)
-inline const bool device_strided_copy_set = (device_strided_copy_ptr = &device_strided_copy, true);
+template <int = 0>
+struct strided_copy_registration {
+  static inline const bool done = (device_strided_copy_ptr = &device_strided_copy<>, true);
+};
 #endif
+
+// The byte range [lo, hi) that a side of the copy touches.
+inline void copy_extent(const copy_plan& p, const index_t* st, index_t itemsize, index_t& lo,
+                        index_t& hi) {
+  lo = 0;
+  hi = itemsize;
+  for (int a = 0; a < p.ndim; ++a) (st[a] < 0 ? lo : hi) += st[a] * (p.shape[a] - 1);
+}
+
+// Without the kernels (no unit of the program compiled by nvcc copies into
+// another layout): both sides' byte ranges through host memory, arranged
+// there, and the destination's range written back. Correct, and as slow as
+// two round trips; the destination's gaps are written back unchanged.
+inline void host_staged_device_copy(char* dst, const char* src, const copy_plan& p,
+                                    index_t itemsize, cudaStream_t stream) {
+  if (p.size == 0) return;
+  index_t slo, shi, dlo, dhi;
+  copy_extent(p, p.src, itemsize, slo, shi);
+  copy_extent(p, p.dst, itemsize, dlo, dhi);
+  std::vector<char> s(static_cast<std::size_t>(shi - slo)), d(static_cast<std::size_t>(dhi - dlo));
+  cuda::check(cudaMemcpyAsync(s.data(), src + slo, s.size(), cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpyAsync");
+  cuda::check(cudaMemcpyAsync(d.data(), dst + dlo, d.size(), cudaMemcpyDeviceToHost, stream),
+              "cudaMemcpyAsync");
+  cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  host_strided_copy(d.data() - dlo, s.data() - slo, p, itemsize);
+  cuda::check(cudaMemcpyAsync(dst + dlo, d.data(), d.size(), cudaMemcpyHostToDevice, stream),
+              "cudaMemcpyAsync");
+  cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+}
 
 inline void device_strided_copy_indirect(char* dst, const char* src, const copy_plan& p,
                                          index_t itemsize, cudaStream_t stream) {
   if (device_strided_copy_ptr == nullptr)
-    throw std::logic_error(
-        "cupp: copying a device array into another layout runs a CUDA kernel, and no file of "
-        "this program compiled by nvcc includes <cupp/ndarray.hpp> (or its copy ran before "
-        "main)");
-  device_strided_copy_ptr(dst, src, p, itemsize, stream);
+    host_staged_device_copy(dst, src, p, itemsize, stream);
+  else
+    device_strided_copy_ptr(dst, src, p, itemsize, stream);
 }
 
 }  // namespace cupp::detail

@@ -55,10 +55,12 @@ int main() {
         bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
   }
-  // Device arrays through the .cpp file: a transposed copy (a kernel of the
-  // .cu files, reached from the .cpp file), an upload, an expression here.
+  // Device arrays through the .cpp file: a transposed copy (a kernel that
+  // this file's own d.T().copy() compiles, reached from the .cpp file), an
+  // upload, an expression here.
   const cupp::ndarray<float> d = cupp::asarray(h);
   bad += !expect_text(consumer::describe(d), described, "describe(d)");
+  bad += !consumer::expect(cupp::asnumpy(d.T().copy()), {1, 4, 2, 5, 3, 6}, "d.T().copy()");
   bad += !consumer::expect(consumer::fetch(d.T()), {1, 4, 2, 5, 3, 6}, "fetch(d.T())");
   const cupp::ndarray<float> e = consumer::upload(h) * 2;
   bad += !consumer::expect(cupp::asnumpy(e), {2, 4, 6, 8, 10, 12}, "upload(h) * 2");
