@@ -6,10 +6,11 @@
 #   env.txt build.log tests.log package.log memcheck.log bench.log results.json summary.txt
 # The last lines printed are the test summary, the memcheck summary and the
 # benchmark table.
-#   scripts/device-run.sh [all|build|tests|bench]
+#   scripts/device-run.sh [all|build|tests|ctest|package|memcheck|bench]
 # all by default; build (compile only), tests (build what is left, run,
-# memcheck) and bench split the work for machines that limit the length of
-# one call: a warm machine keeps build-device/ between calls.
+# package_test, memcheck) and bench split the work for machines that limit
+# the length of one call; tests splits further into ctest, package and
+# memcheck. A warm machine keeps build-device/ between calls.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${OUT:-$root/out}"
@@ -33,7 +34,9 @@ mode="${1:-all}"
 export CUPP_BUILD_DIR="$root/build-device"
 source "$root/scripts/env.sh"
 # The GPU tests, and what this script runs besides them (under memcheck).
-targets="cupp_gpu_tests npy_test print_test quickstart memory_and_streams readme"
+# The largest test executable first, so that its units start with the
+# first free cores.
+targets="reduction_gpu_test cupp_gpu_tests npy_test print_test quickstart memory_and_streams readme"
 if [ "$mode" = build ]; then
   start=$(date +%s)
   scripts/setup.sh >"$OUT/build.log" 2>&1
@@ -45,7 +48,7 @@ if [ "$mode" = build ]; then
   grep -E "error|warning" "$OUT/build.log" | head -20
   exit 0
 fi
-if [ "$mode" != bench ]; then
+if [ "$mode" = all ] || [ "$mode" = tests ] || [ "$mode" = ctest ]; then
 start=$(date +%s)
 CUPP_BUILD_TARGETS="$targets" timeout 510 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
@@ -55,13 +58,16 @@ if [ ! -x "$CUPP_BUILD_DIR/tests/array_gpu_test" ]; then
   tail -60 "$OUT/tests.log"
   exit 1
 fi
+fi
+if [ "$mode" = all ] || [ "$mode" = tests ] || [ "$mode" = package ]; then
 # The multi-file consumer (find_package and add_subdirectory, whole-program
 # and separable compilation), run on the GPU.
 start=$(date +%s)
-(cd "$CUPP_BUILD_DIR" && timeout 300 ctest -R '^package_test$' --output-on-failure) >"$OUT/package.log" 2>&1
+(cd "$CUPP_BUILD_DIR" && timeout 400 ctest -R '^package_test$' -V) >"$OUT/package.log" 2>&1
 echo "package_test: rc=$?, $(( $(date +%s) - start )) s: $(grep -E 'tests passed' "$OUT/package.log" | tail -1)"
-grep -E '^-- consumer' "$OUT/package.log" | head -12
-
+grep -E '^-- consumer|consumer' "$OUT/package.log" | head -12
+fi
+if [ "$mode" = all ] || [ "$mode" = tests ] || [ "$mode" = memcheck ]; then
 start=$(date +%s)
 : >"$OUT/memcheck.log"
 for t in $(cd "$CUPP_BUILD_DIR/tests" && find . -name '*_gpu_test' -type f) npy_test print_test; do
@@ -87,7 +93,7 @@ echo "memcheck: $(( $(date +%s) - start )) s"
 grep -E '^== .*rc=|ERROR SUMMARY' "$OUT/memcheck.log"
 
 fi
-[ "${SKIP_BENCH:-0}" = 1 ] || [ "$mode" = tests ] && exit 0
+{ [ "${SKIP_BENCH:-0}" = 1 ] || { [ "$mode" != all ] && [ "$mode" != bench ]; }; } && exit 0
 timeout 500 bench/run_benchmarks.sh "$OUT" "$root/build-bench-device"
 echo "bench rc=$?"
 echo "${test_summary:-}"
