@@ -497,9 +497,11 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
       }
       cuda::device_scope scope(device_);
 #if defined(__CUDACC__)
-      // Compiles the copy kernels in this unit and sets the pointer below
-      // for every unit of the program, the .cpp files included.
+      // Sets the pointer below before main for every unit of the program,
+      // the .cpp files included, and compiles the copy kernels in this unit
+      // (named here, in a function, for nvcc's device pass to see them).
       (void)detail::strided_copy_registration<>::done;
+      (void)&detail::device_strided_copy<>;
 #endif
       detail::device_strided_copy_indirect(
           reinterpret_cast<char*>(dst.data_), reinterpret_cast<const char*>(data_),
