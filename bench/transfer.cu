@@ -42,7 +42,7 @@
 #include <cupp/creation.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
-#include <cupp/detail/transfer.hpp>
+#include <cupp/detail/memory/transfer.hpp>
 #include <cupp/ndarray.hpp>
 
 #include "bench_common.hpp"

@@ -433,7 +433,7 @@ BOOST_AUTO_TEST_CASE(unchecked_and_lists) {
 }
 
 // x(idx) with one dense index array has a kernel of its own on the device
-// (flat_gather.hpp): each element size, lengths around its groups of four,
+// (detail/indexing/flat_gather.hpp): each element size, lengths around its groups of four,
 // index arrays it leaves to the general kernel (one element off 16-byte
 // alignment, strided), sources read along a strided axis, modes and the
 // bounds check. Expected: element j is id 1 + 2 * fix(idx[j]).

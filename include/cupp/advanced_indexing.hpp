@@ -33,8 +33,8 @@
 #include <vector>
 
 #include <cupp/creation.hpp>
-#include <cupp/detail/flat_gather.hpp>
-#include <cupp/detail/gather_scatter.hpp>
+#include <cupp/detail/indexing/flat_gather.hpp>
+#include <cupp/detail/indexing/gather_scatter.hpp>
 #include <cupp/elementwise.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/ndarray.hpp>
@@ -117,7 +117,7 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
   using value_type = T;
   using space = S;
   static constexpr int slots = 1 + K;
-  // Sets the elements per thread (16 bytes of them, elementwise_kernel.hpp):
+  // Sets the elements per thread (16 bytes of them, detail/elementwise/kernel.hpp):
   // counted by the gathered type, at least 4, so that a thread has four
   // random reads in flight and reads 32 bytes of a single int64 index array
   // at once; the 8 of the indices bound it when there are several arrays,
@@ -355,7 +355,7 @@ gather_ref<T, S, K> make_gather(const ndarray<T, S>& a, std::span<const plan_ite
 }
 
 // The entry point of x(i0, i1, ...) when some index is an index array
-// (array_views.hpp calls it).
+// (detail/views/array_views.hpp calls it).
 template <class T, class S, class... I>
 auto advanced_index(const ndarray<T, S>& a, const I&... x) {
   constexpr int K = (0 + ... + (basic_index<I> ? 0 : 1));

@@ -12,7 +12,7 @@
 // Reading through a mask, and every function here that returns a selection,
 // must learn how many elements were selected to size its result: that is
 // one read-back of a count and a synchronization of the current stream
-// (see detail/compaction.hpp). Assigning a single value (a scalar, or a
+// (see detail/indexing/compaction.hpp). Assigning a single value (a scalar, or a
 // value broadcast along the selected rows) needs no count: it is one
 // element-wise kernel over x.
 #pragma once
@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/compaction.hpp>
-#include <cupp/detail/reduce_plan.hpp>
+#include <cupp/detail/indexing/compaction.hpp>
+#include <cupp/detail/reduce/plan.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/manipulation.hpp>
 #include <cupp/reduction_options.hpp>
@@ -671,7 +671,7 @@ ndarray<T, S> select(const std::vector<ndarray<bool, S>>& condlist,
 }  // namespace cupp
 
 namespace cupp::detail {
-// ndarray::nonzero() (array_views.hpp).
+// ndarray::nonzero() (detail/views/array_views.hpp).
 template <class T, class S>
 auto nonzero_of(const ndarray<T, S>& a) {
   return cupp::nonzero(a);

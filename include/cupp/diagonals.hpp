@@ -15,9 +15,9 @@
 
 #include <cstdlib>
 
-#include <cupp/detail/diagonal_layout.hpp>
-#include <cupp/detail/gather.hpp>
-#include <cupp/detail/generators_make.hpp>
+#include <cupp/detail/views/diagonal_layout.hpp>
+#include <cupp/detail/indexing/gather.hpp>
+#include <cupp/detail/generators/make.hpp>
 #include <cupp/rearranging.hpp>
 #include <cupp/ufunc/misc.hpp>
 

@@ -15,7 +15,7 @@
 
 #include <cuda/std/complex>
 
-#include "config.hpp"
+#include <cupp/config.hpp>
 
 namespace cupp {
 

@@ -10,7 +10,7 @@
 //   max_itemsize    the widest element its leaves load
 //   shape()         its broadcast shape
 //   collect(p, s)   appends the strides of its coordinates, broadcast to s
-//   lower<To, N>(L) its evaluator (see detail/elementwise_kernel.hpp); To is
+//   lower<To, N>(L) its evaluator (see detail/elementwise/kernel.hpp); To is
 //                   the type the consuming loop wants (used by weak scalars)
 //   for_each_array(f)  visits the arrays it reads
 #pragma once
@@ -25,9 +25,9 @@
 #include <vector>
 
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise_kernel.hpp>
-#include <cupp/detail/elementwise_plan.hpp>
-#include <cupp/detail/ufunc_types.hpp>
+#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
+#include <cupp/detail/elementwise/ufunc_types.hpp>
 #include <cupp/ndarray.hpp>
 
 namespace cupp {
@@ -239,7 +239,7 @@ requires is_dtype_v<T> scalar_leaf<T> scalar(const T& v) {
 
 // A generator leaf: values computed from K linear positions, each an affine
 // function of the element's coordinates. Reshaping and transposing it only
-// changes those functions (generators_view.hpp).
+// changes those functions (detail/generators/view.hpp).
 template <class G, class S = any_space>
 struct generator_leaf {
   using is_cupp_expression = void;

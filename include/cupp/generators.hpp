@@ -24,19 +24,19 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/generators_make.hpp>
-#include <cupp/detail/generators_view.hpp>
+#include <cupp/detail/generators/make.hpp>
+#include <cupp/detail/generators/view.hpp>
 #include <cupp/expression.hpp>
 
 namespace cupp {
 
 #define CUPP_GENERATOR_SPACE any_space
-#include <cupp/detail/generators_api.hpp>
+#include <cupp/detail/generators/api.hpp>
 #undef CUPP_GENERATOR_SPACE
 
 namespace host {
 #define CUPP_GENERATOR_SPACE host_space
-#include <cupp/detail/generators_api.hpp>
+#include <cupp/detail/generators/api.hpp>
 #undef CUPP_GENERATOR_SPACE
 }  // namespace host
 

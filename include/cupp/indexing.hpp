@@ -75,7 +75,7 @@ class slice {
 namespace detail {
 
 // One basic index, whatever its C++ type: what the non-template layout
-// code in detail/view_layout.hpp works on.
+// code in detail/views/layout.hpp works on.
 struct index_item {
   enum class kind : char { integer, range, new_axis, rest };
   kind k = kind::range;

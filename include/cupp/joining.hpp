@@ -11,7 +11,7 @@
 // dtypes, joined in NumPy 2's result_type. Every check runs (and throws
 // NumPy's exception and message) before anything is allocated or written.
 // Joins move their data with one batched copy kernel on the current stream
-// (detail/join_copy.hpp); nothing synchronizes, except trim_zeros, whose
+// (detail/join/copy.hpp); nothing synchronizes, except trim_zeros, whose
 // result's shape depends on the data.
 #pragma once
 
@@ -26,8 +26,8 @@
 #include <variant>
 #include <vector>
 
-#include <cupp/detail/join_copy.hpp>
-#include <cupp/detail/join_layout.hpp>
+#include <cupp/detail/join/copy.hpp>
+#include <cupp/detail/join/layout.hpp>
 #include <cupp/manipulation.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/reductions.hpp>

@@ -3,7 +3,7 @@
 // broadcast_arrays, atleast_Nd, flips, as_strided and sliding_window_view,
 // plus ascontiguousarray/asfortranarray, which copy only when needed.
 // They work on host and device arrays alike: the shape and stride
-// arithmetic is in detail/view_layout.hpp, and a view is a new handle to the
+// arithmetic is in detail/views/layout.hpp, and a view is a new handle to the
 // same memory.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <optional>
 #include <tuple>
 
-#include <cupp/detail/view_layout.hpp>
+#include <cupp/detail/views/layout.hpp>
 #include <cupp/ndarray.hpp>
 
 namespace cupp {

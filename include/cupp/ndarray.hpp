@@ -28,9 +28,9 @@
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
-#include <cupp/detail/array_views.hpp>
-#include <cupp/detail/strided_copy.hpp>
-#include <cupp/detail/transfer.hpp>
+#include <cupp/detail/views/array_views.hpp>
+#include <cupp/detail/memory/strided_copy.hpp>
+#include <cupp/detail/memory/transfer.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/reduction_options.hpp>

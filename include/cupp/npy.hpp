@@ -13,15 +13,15 @@
 #include <iosfwd>
 
 #include <cupp/creation.hpp>
-#include <cupp/detail/npy_data.hpp>
-#include <cupp/detail/npy_header.hpp>
-#include <cupp/detail/npy_io.hpp>
+#include <cupp/detail/npy/data.hpp>
+#include <cupp/detail/npy/header.hpp>
+#include <cupp/detail/npy/io.hpp>
 #include <cupp/ndarray.hpp>
 
 namespace cupp {
 
 // The header of a .npy file, for files whose dtype is not known in advance
-// (npy_header is defined in <cupp/detail/npy_header.hpp>). The stream form
+// (npy_header is defined in <cupp/detail/npy/header.hpp>). The stream form
 // leaves the stream at the first byte of the data.
 inline npy_header read_npy_header(const std::filesystem::path& path) {
   detail::npy::file_source in(path);

@@ -22,8 +22,8 @@
 #include <version>
 
 #include <cupp/config.hpp>
-#include <cupp/detail/print_elements.hpp>
-#include <cupp/detail/print_layout.hpp>
+#include <cupp/detail/print/elements.hpp>
+#include <cupp/detail/print/layout.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/ndarray.hpp>

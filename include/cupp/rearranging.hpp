@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include <cupp/detail/gather.hpp>
-#include <cupp/detail/generators_make.hpp>
+#include <cupp/detail/indexing/gather.hpp>
+#include <cupp/detail/generators/make.hpp>
 #include <cupp/manipulation.hpp>
 
 namespace cupp {

@@ -1,4 +1,4 @@
-// The reduction engine: a reduction operator (detail/reducers.hpp) applied
+// The reduction engine: a reduction operator (detail/reduce/reducers.hpp) applied
 // to an array or a lazy expression over any axes, in one pass that reads
 // each input element once (`sum(x * y)` reads x and y and writes one
 // value), on the device or on the host; and cupp::reduction, which makes a
@@ -10,10 +10,10 @@
 #include <tuple>
 #include <type_traits>
 
-#include <cupp/detail/reduce_kernel.hpp>
-#include <cupp/detail/reduce_plan.hpp>
-#include <cupp/detail/reducers.hpp>
-#include <cupp/detail/ufunc_define.hpp>
+#include <cupp/detail/reduce/kernel.hpp>
+#include <cupp/detail/reduce/plan.hpp>
+#include <cupp/detail/reduce/reducers.hpp>
+#include <cupp/detail/elementwise/ufunc_define.hpp>
 #include <cupp/elementwise.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/reduction_options.hpp>

@@ -11,8 +11,8 @@
 #include <array>
 #include <type_traits>
 
-#include <cupp/detail/reducers.hpp>
-#include <cupp/detail/scan_kernel.hpp>
+#include <cupp/detail/reduce/reducers.hpp>
+#include <cupp/detail/reduce/scan_kernel.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/reduction.hpp>
 

@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "config.hpp"
-#include "errors.hpp"
+#include <cupp/config.hpp>
+#include <cupp/errors.hpp>
 
 namespace cupp {
 

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "runtime.hpp"
+#include <cupp/cuda/runtime.hpp>
 
 namespace cupp::cuda {
 

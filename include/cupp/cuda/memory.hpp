@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include <cupp/detail/caching_allocator.hpp>
+#include <cupp/detail/memory/caching_allocator.hpp>
 
-#include "stream.hpp"
+#include <cupp/cuda/stream.hpp>
 
 namespace cupp::cuda {
 

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../errors.hpp"
+#include <cupp/errors.hpp>
 
 namespace cupp::cuda {
 

@@ -10,8 +10,8 @@
 #include <ostream>
 #include <string_view>
 
-#include "device.hpp"
-#include "runtime.hpp"
+#include <cupp/cuda/device.hpp>
+#include <cupp/cuda/runtime.hpp>
 
 namespace cupp::cuda {
 

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include <cupp/detail/ops/arithmetic.hpp>
-#include <cupp/detail/ufunc_define.hpp>
+#include <cupp/detail/elementwise/ufunc_define.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp {

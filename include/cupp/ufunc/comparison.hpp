@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include <cupp/detail/ops/comparison.hpp>
-#include <cupp/detail/ufunc_define.hpp>
+#include <cupp/detail/elementwise/ufunc_define.hpp>
 
 namespace cupp {
 

@@ -5,7 +5,7 @@
 
 #include <cupp/detail/ops/bitwise.hpp>
 #include <cupp/detail/ops/logic.hpp>
-#include <cupp/detail/ufunc_define.hpp>
+#include <cupp/detail/elementwise/ufunc_define.hpp>
 
 namespace cupp {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cupp/detail/ops/math.hpp>
-#include <cupp/detail/ufunc_define.hpp>
+#include <cupp/detail/elementwise/ufunc_define.hpp>
 
 namespace cupp {
 

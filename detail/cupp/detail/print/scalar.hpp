@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "print_dragon4.hpp"
+#include <cupp/detail/print/dragon4.hpp>
 
 namespace cupp::detail::print {
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include <cupp/detail/view_layout.hpp>
+#include <cupp/detail/views/layout.hpp>
 
 namespace cupp::detail {
 

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include <cupp/detail/npy_descr.hpp>
-#include <cupp/detail/npy_io.hpp>
-#include <cupp/detail/npy_literal.hpp>
+#include <cupp/detail/npy/descr.hpp>
+#include <cupp/detail/npy/io.hpp>
+#include <cupp/detail/npy/literal.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>

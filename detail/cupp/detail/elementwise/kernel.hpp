@@ -17,7 +17,7 @@
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise_plan.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp::detail {
@@ -87,7 +87,7 @@ struct array_eval {
   CUPP_HD T value(const regs& r, int j) const {
     return r.v[j];
   }
-  // Flat walks (reduce_kernel.hpp): the N elements from element i on, known
+  // Flat walks (detail/reduce/kernel.hpp): the N elements from element i on, known
   // to be in memory one after another and aligned for one vector load.
   bool dense() const {
     return st[0] == static_cast<index_t>(sizeof(T)) &&

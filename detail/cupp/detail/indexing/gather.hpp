@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <cupp/detail/generators_functions.hpp>
+#include <cupp/detail/generators/functions.hpp>
 #include <cupp/expression.hpp>
 
 namespace cupp::detail {

@@ -13,7 +13,7 @@
 #include <cupp/config.hpp>
 #include <cupp/shape.hpp>
 
-#include "print_scalar.hpp"
+#include <cupp/detail/print/scalar.hpp>
 
 namespace cupp::detail::print {
 

@@ -11,8 +11,8 @@
 
 #include <cupp/dtype.hpp>
 
-#include "print_formatters.hpp"
-#include "print_scalar.hpp"
+#include <cupp/detail/print/formatters.hpp>
+#include <cupp/detail/print/scalar.hpp>
 
 namespace cupp::detail::print {
 

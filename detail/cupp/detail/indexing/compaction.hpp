@@ -20,9 +20,9 @@
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise_kernel.hpp>
-#include <cupp/detail/scan_kernel.hpp>
-#include <cupp/detail/strided_copy.hpp>
+#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/reduce/scan_kernel.hpp>
+#include <cupp/detail/memory/strided_copy.hpp>
 
 #if defined(__CUDACC__)
 #include <cub/device/device_select.cuh>
@@ -119,7 +119,7 @@ struct mask_walk {
   }
 };
 
-// Loads and stores of the element-size stand-ins (word_t, strided_copy.hpp). The host goes through
+// Loads and stores of the element-size stand-ins (word_t, detail/memory/strided_copy.hpp). The host goes through
 // memcpy, which compilers turn into one move, so that the bits of a dtype read through another type
 // are not subject to type-based alias analysis; the device loads directly (memcpy of unknown
 // alignment would go byte by byte).

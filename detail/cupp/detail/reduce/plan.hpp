@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-#include <cupp/detail/elementwise_plan.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/reduction_options.hpp>
 #include <cupp/shape.hpp>

@@ -16,7 +16,7 @@
 #include <type_traits>
 
 #include <cupp/cuda/runtime.hpp>
-#include <cupp/detail/gather_scatter.hpp>
+#include <cupp/detail/indexing/gather_scatter.hpp>
 #include <cupp/ndarray.hpp>
 
 namespace cupp::detail {

@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <string>
 
-#include <cupp/detail/view_layout.hpp>
+#include <cupp/detail/views/layout.hpp>
 #include <cupp/expression.hpp>
 
 namespace cupp {

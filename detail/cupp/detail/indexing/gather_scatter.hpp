@@ -9,7 +9,7 @@
 // of the source, where src are the strides of the basic part (zero along
 // the broadcast dimensions of the index arrays) and idx_k[c] reads index
 // array k broadcast to the result. Each of these terms is affine in c, so
-// the planning, axis merging and chunking of elementwise_kernel.hpp apply
+// the planning, axis merging and chunking of detail/elementwise/kernel.hpp apply
 // unchanged: the source position and each index array are slots.
 #pragma once
 
@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include <cupp/detail/elementwise_kernel.hpp>
-#include <cupp/detail/view_layout.hpp>
+#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/views/layout.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/expression.hpp>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <cupp/detail/view_layout.hpp>
+#include <cupp/detail/views/layout.hpp>
 
 namespace cupp::detail {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <utility>
 
-#include <cupp/detail/npy_header.hpp>
-#include <cupp/detail/npy_io.hpp>
+#include <cupp/detail/npy/header.hpp>
+#include <cupp/detail/npy/io.hpp>
 
 namespace cupp::detail::npy {
 

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "print_bigint.hpp"
+#include <cupp/detail/print/bigint.hpp>
 
 namespace cupp::detail::print {
 

@@ -3,7 +3,7 @@
 // They live here, and not in ndarray's body, because ndarray's element type
 // parameter is called T, a name its own members cannot take: NumPy's x.T
 // is written x.T() (as on generators). The geometry comes from the plain
-// functions of view_layout.hpp; the handle is built by A::view_as.
+// functions of detail/views/layout.hpp; the handle is built by A::view_as.
 #pragma once
 
 #include <concepts>
@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include <cupp/detail/diagonal_layout.hpp>
-#include <cupp/detail/view_layout.hpp>
+#include <cupp/detail/views/diagonal_layout.hpp>
+#include <cupp/detail/views/layout.hpp>
 
 namespace cupp::detail {
 

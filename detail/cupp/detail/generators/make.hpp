@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/generators_functions.hpp>
-#include <cupp/detail/generators_numbers.hpp>
-#include <cupp/detail/generators_view.hpp>
+#include <cupp/detail/generators/functions.hpp>
+#include <cupp/detail/generators/numbers.hpp>
+#include <cupp/detail/generators/view.hpp>
 
 namespace cupp::detail {
 

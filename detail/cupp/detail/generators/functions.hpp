@@ -7,7 +7,7 @@
 #include <bit>
 #include <cstdint>
 
-#include <cupp/detail/generators_numbers.hpp>
+#include <cupp/detail/generators/numbers.hpp>
 
 namespace cupp::detail {
 

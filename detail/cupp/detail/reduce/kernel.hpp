@@ -1,5 +1,5 @@
 // The kernels (and the host loop) that run a reduction over a planned
-// layout (reduce_plan.hpp). Dimension 0 is the fastest in memory; the kernel
+// layout (detail/reduce/plan.hpp). Dimension 0 is the fastest in memory; the kernel
 // dimensions 1 .. kept_dims are kept, the rest reduced.
 //
 // Inner mode (dimension 0 reduced): a team of lanes per result reads whole
@@ -23,8 +23,8 @@
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
-#include <cupp/detail/elementwise_kernel.hpp>
-#include <cupp/detail/reduce_plan.hpp>
+#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/reduce/plan.hpp>
 
 #if defined(__CUDACC__)
 #include <cub/block/block_reduce.cuh>

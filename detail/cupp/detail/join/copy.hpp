@@ -15,7 +15,7 @@
 #include <vector>
 
 #include <cupp/config.hpp>
-#include <cupp/detail/strided_copy.hpp>
+#include <cupp/detail/memory/strided_copy.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp::detail {

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "print_dragon4.hpp"
-#include "print_scalar.hpp"
+#include <cupp/detail/print/dragon4.hpp>
+#include <cupp/detail/print/scalar.hpp>
 
 namespace cupp::detail::print {
 
