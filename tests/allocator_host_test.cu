@@ -2,7 +2,7 @@
 // limits, out-of-memory retry, deferred frees) with malloc as the upstream,
 // and the host side of the staged transfers. Needs no GPU.
 #include <cupp/cuda/memory.hpp>
-#include <cupp/detail/memory/caching_allocator.hpp>
+#include <cupp/cuda/caching_allocator.hpp>
 #include <cupp/detail/memory/transfer.hpp>
 
 #include <atomic>

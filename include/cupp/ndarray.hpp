@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/array_fwd.hpp>
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
@@ -37,24 +38,6 @@
 #include <cupp/shape.hpp>
 
 namespace cupp {
-
-// Where an array's memory lives.
-struct device_space {};
-struct host_space {};
-
-template <class T, class Space = device_space>
-class ndarray;
-
-namespace host {
-// A host (CPU) array: the result of asnumpy, NumPy's ndarray.
-template <class T>
-using ndarray = cupp::ndarray<T, host_space>;
-}  // namespace host
-
-template <class A>
-inline constexpr bool is_ndarray_v = false;
-template <class T, class S>
-inline constexpr bool is_ndarray_v<ndarray<T, S>> = true;
 
 // numpy.ndarray.flags.
 struct array_flags {
@@ -107,24 +90,9 @@ inline int device_of(const void* p) {
   return cuda::runtime::getDevice();
 }
 
-inline std::string index_count_message(int got, int ndim) {
-  return "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
-         std::to_string(got) + " were indexed";
-}
-
 // A page-locked host array from the pinned pool (C or F order).
 template <class T>
 host::ndarray<T> pinned_host_array(const shape_t& shape, order o);
-
-// false, for a static_assert that fails only when a template is used.
-template <class...>
-inline constexpr bool dependent_false = false;
-
-// Lazy expressions (expression.hpp): nodes mark themselves with this type.
-template <class E>
-concept expression_node = requires {
-  typename E::is_cupp_expression;
-};
 
 // A new array of dtype T holding the value of expression `e`.
 template <class T, class S, class E>

@@ -18,7 +18,10 @@
 #include <type_traits>
 #include <utility>
 
-#include <cupp/reduction.hpp>
+#include <cupp/detail/reduce/arguments.hpp>
+#include <cupp/detail/reduce/engine.hpp>
+#include <cupp/expression.hpp>
+#include <cupp/reduction_kernel.hpp>
 #include <cupp/scans.hpp>
 #include <cupp/ufunc/comparison.hpp>
 #include <cupp/ufunc/logic.hpp>

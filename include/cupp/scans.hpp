@@ -14,7 +14,9 @@
 #include <cupp/detail/reduce/reducers.hpp>
 #include <cupp/detail/reduce/scan_kernel.hpp>
 #include <cupp/expression.hpp>
-#include <cupp/reduction.hpp>
+#include <cupp/detail/reduce/arguments.hpp>
+#include <cupp/detail/reduce/engine.hpp>
+#include <cupp/expression.hpp>
 
 namespace cupp {
 

@@ -29,7 +29,7 @@ step(${CMAKE_COMMAND} -S "${CUPP_SOURCE_DIR}" -B "${WORK_DIR}/cupp-build" ${comm
      -DCUPP_BUILD_TESTS=OFF -DCUPP_BUILD_EXAMPLES=OFF -DCUPP_BUILD_BENCHMARKS=OFF
      -DCUPP_INSTALL=ON "-DCMAKE_INSTALL_PREFIX=${WORK_DIR}/prefix")
 step(${CMAKE_COMMAND} --install "${WORK_DIR}/cupp-build")
-foreach(f include/cupp/cupp.hpp include/cupp/detail/memory/caching_allocator.hpp
+foreach(f include/cupp/cupp.hpp include/cupp/cuda/caching_allocator.hpp
           lib/cmake/cupp/cuppConfig.cmake lib/cmake/cupp/cuppTargets.cmake)
   if(NOT EXISTS "${WORK_DIR}/prefix/${f}")
     message(FATAL_ERROR "install is missing ${f}")

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include <cupp/detail/memory/caching_allocator.hpp>
+#include <cupp/cuda/caching_allocator.hpp>
 
 #include <cupp/cuda/stream.hpp>
 

@@ -3,7 +3,7 @@
 // which writes into z with casting 'same_kind' and returns it.
 #pragma once
 
-#include <cupp/expression.hpp>
+#include <cupp/detail/expression/launch.hpp>
 
 namespace cupp {
 

@@ -14,7 +14,7 @@
 
 #include <cuda/std/limits>
 
-#include <cupp/expression.hpp>
+#include <cupp/detail/expression/launch.hpp>
 
 namespace cupp::detail {
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include <cupp/detail/views/layout.hpp>
-#include <cupp/expression.hpp>
+#include <cupp/detail/expression/launch.hpp>
 
 namespace cupp {
 

@@ -119,10 +119,10 @@ struct mask_walk {
   }
 };
 
-// Loads and stores of the element-size stand-ins (word_t, detail/memory/strided_copy.hpp). The host goes through
-// memcpy, which compilers turn into one move, so that the bits of a dtype read through another type
-// are not subject to type-based alias analysis; the device loads directly (memcpy of unknown
-// alignment would go byte by byte).
+// Loads and stores of the element-size stand-ins (word_t, detail/memory/strided_copy.hpp). The host
+// goes through memcpy, which compilers turn into one move, so that the bits of a dtype read through
+// another type are not subject to type-based alias analysis; the device loads directly (memcpy of
+// unknown alignment would go byte by byte).
 template <class U>
 CUPP_HD inline U load_bits(const char* p) {
 #if defined(__CUDA_ARCH__)

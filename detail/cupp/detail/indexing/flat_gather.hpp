@@ -17,7 +17,7 @@
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/indexing/gather_scatter.hpp>
-#include <cupp/ndarray.hpp>
+#include <cupp/array_fwd.hpp>
 
 namespace cupp::detail {
 

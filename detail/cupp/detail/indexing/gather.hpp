@@ -17,7 +17,7 @@
 #include <vector>
 
 #include <cupp/detail/generators/functions.hpp>
-#include <cupp/expression.hpp>
+#include <cupp/detail/expression/launch.hpp>
 
 namespace cupp::detail {
 

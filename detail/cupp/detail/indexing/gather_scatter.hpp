@@ -22,7 +22,7 @@
 #include <cupp/detail/elementwise/kernel.hpp>
 #include <cupp/detail/views/layout.hpp>
 #include <cupp/errors.hpp>
-#include <cupp/expression.hpp>
+#include <cupp/detail/expression/launch.hpp>
 
 namespace cupp::detail {
 
@@ -271,9 +271,7 @@ struct gather_eval {
     for (int j = 0; j < N; ++j) r.v[j] = ok[j] ? *reinterpret_cast<const T*>(src + off[j]) : T{};
     if (bad_k >= 0 && fault) report_fault(fault, bad_v, bad_k);
   }
-  CUPP_HD T value(const regs& r, int j) const {
-    return r.v[j];
-  }
+  CUPP_HD T value(const regs& r, int j) const { return r.v[j]; }
 };
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@
 
 #include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/errors.hpp>
-#include <cupp/reduction_options.hpp>
+#include <cupp/axis.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp::detail {

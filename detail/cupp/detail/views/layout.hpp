@@ -13,11 +13,18 @@
 
 #include <cupp/config.hpp>
 #include <cupp/errors.hpp>
-#include <cupp/indexing.hpp>
-#include <cupp/reduction_options.hpp>
+#include <cupp/index_types.hpp>
+#include <cupp/axis.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp::detail {
+
+// NumPy's IndexError for more indices than axes.
+inline std::string index_count_message(int got, int ndim) {
+  return "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
+         std::to_string(got) + " were indexed";
+}
+
 
 struct view_layout {
   index_t offset = 0;  // bytes from the source's data pointer

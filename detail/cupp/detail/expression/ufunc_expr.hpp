@@ -1,0 +1,196 @@
+// The node of an expression tree: a ufunc applied to operands
+// (ufunc_expr, make_ufunc), the members every node offers, the lazy cast,
+// and NumPy's 'same_kind' casting rule that out= and in-place operators
+// follow.
+#pragma once
+
+#include <array>
+#include <limits>
+#include <string>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
+#include <cupp/detail/elementwise/ufunc_types.hpp>
+#include <cupp/array_fwd.hpp>
+#include <cupp/detail/expression/lazy_members.hpp>
+#include <cupp/reduction_options.hpp>
+
+namespace cupp {
+
+// Members every expression node offers (CRTP).
+template <class D>
+class expression_base : public detail::lazy_members_t<D> {
+ public:
+  using is_cupp_expression = void;
+
+  int ndim() const { return self().shape().size(); }
+  index_t size() const { return detail::size_of(self().shape()); }
+  // The dtype of the result.
+  static constexpr cupp::dtype dtype() { return dtype_of<typename D::value_type>(); }
+  // Runs the expression: one kernel, a new array (NumPy's K order).
+  auto eval() const { return detail::evaluate(self()); }
+  // A lazy cast (ndarray.astype) that fuses with the expression.
+  template <class U>
+  auto astype() const;
+
+  // Reductions and scans as methods (x.sum(axis, ...)), defined in
+  // <cupp/reductions.hpp>.
+  CUPP_REDUCTION_METHODS
+
+ private:
+  const D& self() const { return static_cast<const D&>(*this); }
+};
+
+// A ufunc applied to operands: the node of an expression tree.
+template <class Op, class... A>
+class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
+ public:
+  using signature = typename Op::template signature<typename A::value_type...>;
+  using value_type = typename signature::out;
+  using space = typename detail::space_of_all<typename A::space...>::type;
+  static constexpr int slots = (0 + ... + A::slots);
+  static constexpr int max_itemsize =
+      std::max({static_cast<int>(sizeof(value_type)), A::max_itemsize...});
+  static_assert(is_dtype_v<value_type> || detail::is_pair_value_v<value_type>,
+                "cupp: a ufunc loop must produce a cupp dtype");
+  static_assert(((is_dtype_v<typename A::value_type> || is_weak_v<typename A::value_type>)&&...),
+                "cupp: a two-output ufunc (divmod, frexp, modf) cannot be the operand of another "
+                "operation: evaluate it first");
+  static_assert(slots < detail::max_slots, "cupp: an expression may have at most 63 leaves");
+
+  explicit ufunc_expr(Op op, A... a) : op_(op), args_(std::move(a)...) {
+    compute_shape(std::make_index_sequence<sizeof...(A)>{});
+    check_weak(std::make_index_sequence<sizeof...(A)>{});
+  }
+
+  const shape_t& shape() const { return shape_; }
+  const Op& op() const { return op_; }
+  const std::tuple<A...>& args() const { return args_; }
+
+  void collect(strides_t*& p, const shape_t& out) const {
+    std::apply([&](const auto&... a) { (a.collect(p, out), ...); }, args_);
+  }
+  template <class To, int N>
+  auto lower(detail::lower_ctx& L) const {
+    return lower_impl<N>(L, std::make_index_sequence<sizeof...(A)>{});
+  }
+  template <class F>
+  void for_each_array(F&& f) const {
+    std::apply([&](const auto&... a) { (a.for_each_array(f), ...); }, args_);
+  }
+
+ private:
+  template <std::size_t... I>
+  void compute_shape(std::index_sequence<I...>) {
+    if constexpr (sizeof...(A) == 1) {
+      shape_ = std::get<0>(args_).shape();
+    } else {
+      const shape_t shapes[] = {std::get<I>(args_).shape()...};
+      shape_ = detail::broadcast_shapes(shapes);
+    }
+  }
+  template <std::size_t... I>
+  void check_weak(std::index_sequence<I...>) const {
+    (check_one<I>(), ...);
+  }
+  template <std::size_t I>
+  void check_one() const {
+    using Arg = std::tuple_element_t<I, std::tuple<A...>>;
+    if constexpr (requires { &Arg::template check_fits<int>; })
+      std::get<I>(args_).template check_fits<typename signature::template in<I>>();
+  }
+  template <int N, std::size_t... I>
+  auto lower_impl(detail::lower_ctx& L, std::index_sequence<I...>) const {
+    using list = detail::eval_list<
+        decltype(std::get<I>(args_).template lower<typename signature::template in<I>, N>(L))...>;
+    return detail::node_eval<
+        Op, signature,
+        decltype(std::get<I>(args_).template lower<typename signature::template in<I>, N>(L))...>{
+        op_, make_list<list, N, 0>(L)};
+  }
+  template <class List, int N, std::size_t I>
+  List make_list(detail::lower_ctx& L) const {
+    if constexpr (I == sizeof...(A)) {
+      return List{};
+    } else {
+      using Tail = decltype(std::declval<List>().tail);
+      auto head = std::get<I>(args_).template lower<typename signature::template in<I>, N>(L);
+      return List{head, make_list<Tail, N, I + 1>(L)};
+    }
+  }
+
+  Op op_;
+  std::tuple<A...> args_;
+  shape_t shape_;
+};
+
+// Builds the node of `Op` over any operands (arrays, expressions, scalars).
+template <class Op, class... X>
+auto make_ufunc(Op op, const X&... x) {
+  return ufunc_expr<Op, operand_t<X>...>(op, as_operand(x)...);
+}
+
+namespace ops {
+// ndarray.astype: NumPy's unsafe cast (see detail/convert.hpp).
+template <class U>
+struct cast {
+  static constexpr const char* name = "astype";
+  template <class T>
+  struct signature : loop<U, T> {
+    static_assert(is_dtype_v<T>, "cupp::astype: cast an array or an expression, not a scalar");
+  };
+  template <class T>
+  CUPP_HD U operator()(T v) const {
+    return detail::convert<U>(v);
+  }
+};
+}  // namespace ops
+
+template <class D>
+template <class U>
+auto expression_base<D>::astype() const {
+  static_assert(is_dtype_v<U>, "cupp: astype<T>() takes a cupp dtype");
+  return make_ufunc(ops::cast<U>{}, self());
+}
+
+// numpy.can_cast(From, To, casting='same_kind'): what out= and in-place
+// operators accept.
+template <class From, class To>
+inline constexpr bool can_cast_same_kind_v = [] {
+  auto rank = [](dtype d) {
+    switch (d.kind) {
+      case 'b':
+        return 0;
+      case 'u':
+        return 1;
+      case 'i':
+        return 2;
+      case 'f':
+        return 3;
+      default:
+        return 4;
+    }
+  };
+  return detail::can_cast_safe(dtype_id_of<From>, dtype_id_of<To>) ||
+         rank(dtype_of<To>()) >= rank(dtype_of<From>());
+}();
+
+namespace detail {
+// Weak scalars take the destination's type; other values must cast
+// 'same_kind'.
+template <class From, class To>
+constexpr bool assignable() {
+  if constexpr (is_weak_v<From>)
+    return true;
+  else
+    return can_cast_same_kind_v<From, To>;
+}
+}  // namespace detail
+
+}  // namespace cupp

@@ -1,0 +1,42 @@
+// The array's name before its definition: where its memory lives, the
+// declaration of cupp::ndarray and cupp::host::ndarray, is_ndarray_v, and
+// the concept that marks lazy expression nodes.
+// A vocabulary header, so that internal headers can name arrays in their
+// templates without including the API layer.
+#pragma once
+
+namespace cupp {
+
+// Where an array's memory lives.
+struct device_space {};
+struct host_space {};
+
+template <class T, class Space = device_space>
+class ndarray;
+
+namespace host {
+// A host (CPU) array: the result of asnumpy, NumPy's ndarray.
+template <class T>
+using ndarray = cupp::ndarray<T, host_space>;
+}  // namespace host
+
+template <class A>
+inline constexpr bool is_ndarray_v = false;
+template <class T, class S>
+inline constexpr bool is_ndarray_v<ndarray<T, S>> = true;
+
+namespace detail {
+
+// false, for a static_assert that fails only when a template is used.
+template <class...>
+inline constexpr bool dependent_false = false;
+
+// Lazy expressions (expression.hpp): nodes mark themselves with this type.
+template <class E>
+concept expression_node = requires {
+  typename E::is_cupp_expression;
+};
+
+}  // namespace detail
+
+}  // namespace cupp
