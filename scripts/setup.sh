@@ -3,7 +3,8 @@
 # installs anything:
 #   - CMake >= 3.26 and ninja: into the project's own Python virtual
 #     environment, .venv/ (never into the system's Python);
-#   - the Boost headers (libboost-dev) and python3-venv: through apt.
+#   - the Boost headers (libboost-dev), OpenBLAS and LAPACKE
+#     (libopenblas-dev, liblapacke-dev) and python3-venv: through apt.
 # The CUDA toolkit (nvcc, cudart, CCCL) must already be installed. Safe to
 # run repeatedly: it only installs what is absent.
 set -euo pipefail
@@ -60,5 +61,12 @@ boost_ok() {
     "${CXX:-c++}" -std=c++20 -fsyntax-only -x c++ - -DBOOST_TEST_NO_MAIN >/dev/null 2>&1
 }
 boost_ok || apt_install libboost-dev
+
+# OpenBLAS and LAPACKE: linear algebra of host arrays (cupp::linalg).
+linalg_ok() {
+  printf '#include <cblas.h>\n#include <lapacke.h>\nint main() { return 0; }\n' |
+    "${CXX:-c++}" -x c++ - -o /dev/null -lopenblas -llapacke >/dev/null 2>&1
+}
+linalg_ok || apt_install libopenblas-dev liblapacke-dev
 
 say "ready: $(nvcc --version | tail -1 | sed 's/^Build //'), $(cmake --version | head -1), ninja $(ninja --version)"

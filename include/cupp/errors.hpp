@@ -41,6 +41,14 @@ class axis_error : public value_error {
   using value_error::value_error;
 };
 
+// numpy.linalg.LinAlgError, which NumPy derives from ValueError: a singular
+// matrix, one that is not positive definite, a factorisation that does not
+// converge.
+class linalg_error : public value_error {
+ public:
+  using value_error::value_error;
+};
+
 // ZeroDivisionError: numpy.average with weights that sum to zero.
 class zero_division_error : public std::domain_error {
  public:

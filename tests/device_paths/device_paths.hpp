@@ -21,3 +21,4 @@ void device_paths_masks();
 void device_paths_manipulation();
 void device_paths_rearranging();
 void device_paths_io();
+void device_paths_linalg();

@@ -72,5 +72,8 @@ BOOST_AUTO_TEST_CASE(rearranging) {
 BOOST_AUTO_TEST_CASE(io) {
   run_area(device_paths_io);
 }
+BOOST_AUTO_TEST_CASE(linalg) {
+  run_area(device_paths_linalg);
+}
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,236 @@
+// The products of a planned matmul (matmul_plan.hpp): cuBLAS's strided
+// batched gemm for float32/64 and complex64/128 and, through GemmEx with
+// float32 accumulation, for float16 and bfloat16; a kernel of cupp's own
+// for integers and bool (NumPy's exact, wrapping results, which no BLAS
+// gives); on the host, OpenBLAS's cblas_?gemm and the same exact loops.
+#pragma once
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <climits>
+#include <type_traits>
+
+#include <cupp/config.hpp>
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/linalg/matmul_plan.hpp>
+#include <cupp/dtype.hpp>
+
+#if defined(__CUDACC__)
+#include <cupp/cuda/blas.hpp>
+#endif
+
+namespace cupp::detail {
+
+template <class T>
+inline constexpr bool blas_float_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                     std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+template <class T>
+inline constexpr bool blas_low_float_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+// The offsets of batch position `b` along the plan's batch axes other than
+// the last (the host loop's), for A, B and C.
+CUPP_HD inline void outer_batch_offsets(const matmul_plan& p, index_t b, index_t* off) {
+  off[0] = off[1] = off[2] = 0;
+  for (int i = p.nb - 2; i >= 0; --i) {
+    const index_t c = b % p.ext[i];
+    b /= p.ext[i];
+    for (int s = 0; s < 3; ++s) off[s] += c * p.st[s][i];
+  }
+}
+
+// One exact product element: the sum over k of a(i, l) * b(l, j), in the
+// result's arithmetic (unsigned for signed integers, so that it wraps as
+// NumPy's does; logical or of ands for bool).
+template <class T>
+CUPP_HD inline T exact_dot(const T* a, index_t ars, index_t acs, const T* b, index_t brs,
+                           index_t bcs, index_t i, index_t j, index_t k) {
+  if constexpr (std::is_same_v<T, bool>) {
+    bool acc = false;
+    for (index_t l = 0; l < k && !acc; ++l) acc = a[i * ars + l * acs] && b[l * brs + j * bcs];
+    return acc;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    U acc = 0;
+    for (index_t l = 0; l < k; ++l)
+      acc = static_cast<U>(acc + static_cast<U>(a[i * ars + l * acs]) *
+                                     static_cast<U>(b[l * brs + j * bcs]));
+    return static_cast<T>(acc);
+  } else {
+    // float16 and bfloat16 on the host: float32 accumulation, as on the GPU.
+    float acc = 0;
+    for (index_t l = 0; l < k; ++l)
+      acc += convert<float>(a[i * ars + l * acs]) * convert<float>(b[l * brs + j * bcs]);
+    return convert<T>(acc);
+  }
+}
+
+// Operand strides for the exact loops: element strides of A's rows and
+// columns and of B's, whatever their layout.
+struct exact_strides {
+  index_t ars, acs, brs, bcs;
+};
+
+#if defined(__CUDACC__)
+
+template <class T>
+__global__ void exact_matmul_kernel(const T* a, const T* b, T* c, exact_strides s, matmul_plan p) {
+  const index_t last = p.nb > 0 ? p.ext[p.nb - 1] : 1;
+  for (index_t batch = blockIdx.z; batch < p.batches; batch += gridDim.z) {
+    index_t off[3];
+    outer_batch_offsets(p, batch / last, off);
+    const index_t in = batch % last;
+    if (p.nb > 0)
+      for (int q = 0; q < 3; ++q) off[q] += in * p.st[q][p.nb - 1];
+    for (index_t i = blockIdx.y * blockDim.y + threadIdx.y; i < p.m; i += gridDim.y * blockDim.y)
+      for (index_t j = blockIdx.x * blockDim.x + threadIdx.x; j < p.n; j += gridDim.x * blockDim.x)
+        c[off[2] + i * p.n + j] =
+            exact_dot(a + off[0], s.ars, s.acs, b + off[1], s.brs, s.bcs, i, j, p.k);
+  }
+}
+
+template <class T>
+void device_exact_matmul(const matmul_plan& p, const exact_strides& s, const T* a, const T* b, T* c,
+                         cudaStream_t stream) {
+  const dim3 block(32, 8);
+  const auto blocks = [](index_t n, unsigned per) {
+    return static_cast<unsigned>(std::clamp<index_t>((n + per - 1) / per, 1, 65535));
+  };
+  const dim3 grid(blocks(p.n, 32), blocks(p.m, 8),
+                  static_cast<unsigned>(std::clamp<index_t>(p.batches, 1, 65535)));
+  exact_matmul_kernel<T><<<grid, block, 0, stream>>>(a, b, c, s, p);
+  cuda::check_last_launch("matmul kernel");
+}
+
+inline cublasOperation_t blas_op(const gemm_side& s) {
+  return s.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
+
+// The batched call over the plan's last batch axis from offsets `off`.
+template <class T>
+void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side& sa,
+                         const gemm_side& sb, const T* a, const T* b, T* c, index_t count,
+                         const index_t* stride) {
+  // cuBLAS is column-major: C^T (n x m) = B^T (n x k) . A^T (k x m).
+  const auto ops = [&] { return std::pair{blas_op(sb), blas_op(sa)}; }();
+  if constexpr (std::is_same_v<T, float>) {
+    const float one = 1, zero = 0;
+    cuda::check(cublasSgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b,
+                                             sb.ld, stride[1], a, sa.ld, stride[0], &zero, c, p.n,
+                                             stride[2], count),
+                "cublasSgemmStridedBatched");
+  } else if constexpr (std::is_same_v<T, double>) {
+    const double one = 1, zero = 0;
+    cuda::check(cublasDgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b,
+                                             sb.ld, stride[1], a, sa.ld, stride[0], &zero, c, p.n,
+                                             stride[2], count),
+                "cublasDgemmStridedBatched");
+  } else if constexpr (std::is_same_v<T, complex64>) {
+    const cuComplex one{1, 0}, zero{0, 0};
+    cuda::check(
+        cublasCgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one,
+                                     reinterpret_cast<const cuComplex*>(b), sb.ld, stride[1],
+                                     reinterpret_cast<const cuComplex*>(a), sa.ld, stride[0], &zero,
+                                     reinterpret_cast<cuComplex*>(c), p.n, stride[2], count),
+        "cublasCgemmStridedBatched");
+  } else if constexpr (std::is_same_v<T, complex128>) {
+    const cuDoubleComplex one{1, 0}, zero{0, 0};
+    cuda::check(cublasZgemmStridedBatched_64(
+                    h, ops.first, ops.second, p.n, p.m, p.k, &one,
+                    reinterpret_cast<const cuDoubleComplex*>(b), sb.ld, stride[1],
+                    reinterpret_cast<const cuDoubleComplex*>(a), sa.ld, stride[0], &zero,
+                    reinterpret_cast<cuDoubleComplex*>(c), p.n, stride[2], count),
+                "cublasZgemmStridedBatched");
+  } else {
+    static_assert(blas_low_float_v<T>);
+    constexpr cudaDataType_t type = std::is_same_v<T, float16> ? CUDA_R_16F : CUDA_R_16BF;
+    const float one = 1, zero = 0;
+    cuda::check(
+        cublasGemmStridedBatchedEx_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b, type, sb.ld,
+                                      stride[1], a, type, sa.ld, stride[0], &zero, c, type, p.n,
+                                      stride[2], count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmStridedBatchedEx");
+  }
+}
+
+// Every product of the plan on the current device's current stream.
+template <class T>
+void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, const T* a,
+                 const T* b, T* c, int device) {
+  if (p.batches == 0 || p.m == 0 || p.n == 0) return;
+  cudaStream_t stream = cuda::detail::current_stream_impl(device)->handle;
+  if (p.k == 0) {
+    cuda::check(
+        cudaMemsetAsync(c, 0, static_cast<std::size_t>(p.batches * p.m * p.n) * sizeof(T), stream),
+        "cudaMemsetAsync");
+    return;
+  }
+  cublasHandle_t h = cuda::blas_handle(device);
+  const index_t count = p.nb > 0 ? p.ext[p.nb - 1] : 1;
+  index_t stride[3] = {0, 0, 0};
+  if (p.nb > 0)
+    for (int s = 0; s < 3; ++s) stride[s] = p.st[s][p.nb - 1];
+  for (index_t outer = 0; outer < p.batches / count; ++outer) {
+    index_t off[3];
+    outer_batch_offsets(p, outer, off);
+    cublas_gemm_batched(h, p, sa, sb, a + off[0], b + off[1], c + off[2], count, stride);
+  }
+}
+
+#endif  // __CUDACC__
+
+// Every product of the plan on the host.
+template <class T>
+void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, const T* a,
+               const T* b, T* c) {
+  if (p.batches == 0 || p.m == 0 || p.n == 0) return;
+  // The host BLAS takes int sizes.
+  if (std::max({p.m, p.n, p.k, sa.ld, sb.ld}) > INT_MAX)
+    throw value_error("matmul: a matrix of host arrays with an axis or a row of more than " +
+                      std::to_string(INT_MAX) + " elements is more than the host BLAS takes");
+  const index_t count = p.nb > 0 ? p.ext[p.nb - 1] : 1;
+  const auto opa = sa.trans ? CblasTrans : CblasNoTrans, opb = sb.trans ? CblasTrans : CblasNoTrans;
+  for (index_t batch = 0; batch < p.batches; ++batch) {
+    index_t off[3];
+    outer_batch_offsets(p, batch / count, off);
+    if (p.nb > 0)
+      for (int s = 0; s < 3; ++s) off[s] += (batch % count) * p.st[s][p.nb - 1];
+    const T *pa = a + off[0], *pb = b + off[1];
+    T* pc = c + off[2];
+    if (p.k == 0) {
+      std::fill(pc, pc + p.m * p.n, T{});
+      continue;
+    }
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k),
+              lda = static_cast<int>(sa.ld), ldb = static_cast<int>(sb.ld);
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemm(CblasRowMajor, opa, opb, m, n, k, 1.0f, pa, lda, pb, ldb, 0.0f, pc, n);
+    } else if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemm(CblasRowMajor, opa, opb, m, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, n);
+    } else {
+      const T one{1, 0}, zero{0, 0};
+      if constexpr (std::is_same_v<T, complex64>)
+        cblas_cgemm(CblasRowMajor, opa, opb, m, n, k, &one, pa, lda, pb, ldb, &zero, pc, n);
+      else
+        cblas_zgemm(CblasRowMajor, opa, opb, m, n, k, &one, pa, lda, pb, ldb, &zero, pc, n);
+    }
+  }
+}
+
+// The exact products on the host (integers, bool, float16, bfloat16).
+template <class T>
+void host_exact_matmul(const matmul_plan& p, const exact_strides& s, const T* a, const T* b, T* c) {
+  const index_t last = p.nb > 0 ? p.ext[p.nb - 1] : 1;
+  for (index_t batch = 0; batch < p.batches; ++batch) {
+    index_t off[3];
+    outer_batch_offsets(p, batch / last, off);
+    if (p.nb > 0)
+      for (int q = 0; q < 3; ++q) off[q] += (batch % last) * p.st[q][p.nb - 1];
+    for (index_t i = 0; i < p.m; ++i)
+      for (index_t j = 0; j < p.n; ++j)
+        c[off[2] + i * p.n + j] =
+            exact_dot(a + off[0], s.ars, s.acs, b + off[1], s.brs, s.bcs, i, j, p.k);
+  }
+}
+
+}  // namespace cupp::detail
