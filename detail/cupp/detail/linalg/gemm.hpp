@@ -5,7 +5,10 @@
 // gives); on the host, OpenBLAS's cblas_?gemm and the same exact loops.
 #pragma once
 
+// The host BLAS, where cupp::linalg found one (CUPP_HAVE_HOST_BLAS).
+#if CUPP_HAVE_HOST_BLAS
 #include <cblas.h>
+#endif
 
 #include <algorithm>
 #include <climits>
@@ -14,6 +17,7 @@
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/linalg/matmul_plan.hpp>
+#include <cupp/array_fwd.hpp>
 #include <cupp/dtype.hpp>
 
 #if defined(__CUDACC__)
@@ -183,6 +187,12 @@ void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb,
 template <class T>
 void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, const T* a,
                const T* b, T* c) {
+#if !CUPP_HAVE_HOST_BLAS
+  static_assert(dependent_false<T>,
+                "cupp: matmul of host float arrays needs a host BLAS: link cupp::linalg on a "
+                "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
+                "liblapacke-dev)");
+#else
   if (p.batches == 0 || p.m == 0 || p.n == 0) return;
   // The host BLAS takes int sizes.
   if (std::max({p.m, p.n, p.k, sa.ld, sb.ld}) > INT_MAX)
@@ -215,6 +225,7 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
         cblas_zgemm(CblasRowMajor, opa, opb, m, n, k, &one, pa, lda, pb, ldb, &zero, pc, n);
     }
   }
+#endif
 }
 
 // The exact products on the host (integers, bool, float16, bfloat16).
