@@ -71,6 +71,31 @@ def main():
             if theirs > mine or (mine == 0 and theirs != 0):
                 bad.append(f"{rel}:{line}: a {names[mine]} header includes the {names[theirs]} "
                            f"header <{inc}>")
+    # An API header that reaches internals naming arrays through array_fwd.hpp
+    # must include ndarray.hpp too: otherwise a template of those internals
+    # is instantiated with the array incomplete (every header compiles on
+    # its own, and the first use fails).
+    graph = {}
+    for path, name in headers(repo):
+        with open(path, encoding="utf-8") as f:
+            graph[name] = [m.group(2) for m in INCLUDE.finditer(f.read())
+                           if m.group(2).startswith("cupp/")]
+
+    def closure(name, seen):
+        if name not in seen:
+            seen.add(name)
+            for inc in graph.get(name, ()):
+                closure(inc, seen)
+        return seen
+
+    for name in sorted(graph):
+        if layer(name) != 2:
+            continue
+        reach = closure(name, set())
+        if "cupp/array_fwd.hpp" in reach and "cupp/ndarray.hpp" not in reach and any(
+                layer(r) == 1 for r in reach):
+            bad.append(f"include/{name}: reaches internal headers that name arrays but not "
+                       f"<cupp/ndarray.hpp> (include <cupp/expression.hpp> or <cupp/ndarray.hpp>)")
     for b in bad:
         print(b)
     if bad:

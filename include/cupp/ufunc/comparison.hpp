@@ -8,6 +8,9 @@
 
 #include <type_traits>
 
+// Expressions and the array their leaves hold, before the machinery.
+#include <cupp/expression.hpp>
+
 #include <cupp/detail/ops/comparison.hpp>
 #include <cupp/detail/elementwise/ufunc_define.hpp>
 

@@ -3,6 +3,9 @@
 // forms.
 #pragma once
 
+// Expressions and the array their leaves hold, before the machinery.
+#include <cupp/expression.hpp>
+
 #include <cupp/detail/ops/bitwise.hpp>
 #include <cupp/detail/ops/logic.hpp>
 #include <cupp/detail/elementwise/ufunc_define.hpp>

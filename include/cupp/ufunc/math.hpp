@@ -2,6 +2,9 @@
 // functions, angle conversions, and numpy.sinc.
 #pragma once
 
+// Expressions and the array their leaves hold, before the machinery.
+#include <cupp/expression.hpp>
+
 #include <cupp/detail/ops/math.hpp>
 #include <cupp/detail/elementwise/ufunc_define.hpp>
 

@@ -10,6 +10,9 @@
 #include <type_traits>
 #include <utility>
 
+// Expressions and the array their leaves hold, before the machinery.
+#include <cupp/expression.hpp>
+
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/ops/closeness.hpp>
 #include <cupp/detail/ops/complex_parts.hpp>
