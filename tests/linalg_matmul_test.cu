@@ -261,6 +261,55 @@ BOOST_AUTO_TEST_CASE(numpy_errors) {
   BOOST_CHECK_THROW(cupp::matmul(a, b), cupp::value_error);
 }
 
+// numpy.dot over more axes: dot(a, b)[i, j, p, q] = sum_l a[i, j, l] * b[p, l, q].
+BOOST_AUTO_TEST_CASE(dot_vdot_outer) {
+  const auto ha = filled<double>({2, 3, 4}, 1), hb = filled<double>({5, 4, 6}, 2);
+  const auto d = to_host(cupp::dot(on_space(ha), on_space(hb)));
+  BOOST_TEST_REQUIRE(d.shape() == (shape_t{2, 3, 5, 6}));
+  for (index_t i = 0; i < 2; ++i)
+    for (index_t j = 0; j < 3; ++j)
+      for (index_t p = 0; p < 5; ++p)
+        for (index_t q = 0; q < 6; ++q) {
+          double w = 0;
+          for (index_t l = 0; l < 4; ++l) w += ha.at(i, j, l) * hb.at(p, l, q);
+          BOOST_TEST(d.at(i, j, p, q) == w);
+        }
+  // 1-d and 2-d: matmul's values; 0-d: the element-wise product.
+  const auto a = on_space(cupp::host::arange<float>(6).reshape({2, 3}).eval());
+  const auto b = on_space(cupp::host::arange<float>(12).reshape({3, 4}).eval());
+  expect_values(cupp::dot(a, b), {2, 4}, std::vector<float>{20, 23, 26, 29, 56, 68, 80, 92});
+  expect_values(cupp::dot(a, b(cupp::_, 1)), {2}, std::vector<float>{23, 68});
+  const auto two = on_space(cupp::host::full<float>({}, 2.0f).eval());
+  expect_values(cupp::dot(two, a), {2, 3}, std::vector<float>{0, 2, 4, 6, 8, 10});
+  // numpy.vdot([1+2j, 3j], [2+1j, 1]) == 4-6j
+  auto h1 = cupp::host::empty<cupp::complex128>({2}), h2 = cupp::host::empty<cupp::complex128>({2});
+  h1.data()[0] = {1, 2};
+  h1.data()[1] = {0, 3};
+  h2.data()[0] = {2, 1};
+  h2.data()[1] = {1, 0};
+  const auto c1 = on_space(h1), c2 = on_space(h2);
+  expect_values(cupp::vdot(c1, c2), {}, std::vector<cupp::complex128>{{4, -6}});
+  expect_values(cupp::vdot(a, a), {}, std::vector<float>{55});
+  // numpy.outer(arange(2), arange(3) + 1)
+  const auto o = cupp::outer(a(0)(cupp::slice(0, 2)), b(0)(cupp::slice(1, 4)));
+  expect_values(o, {2, 3}, std::vector<float>{0, 0, 0, 1, 2, 3});
+  expect_values(cupp::linalg::outer(a(0), a(1)), {3, 3},
+                std::vector<float>{0, 0, 0, 3, 4, 5, 6, 8, 10});
+  expect_values(cupp::linalg::matrix_transpose(a).copy(), {3, 2},
+                std::vector<float>{0, 3, 1, 4, 2, 5});
+  using cupp_test::message_of;
+  BOOST_TEST(message_of([&] { cupp::dot(a, a); }) ==
+             "shapes (2,3) and (2,3) not aligned: 3 (dim 1) != 2 (dim 0)");
+  BOOST_TEST(message_of([&] { cupp::dot(a(0), b(0)); }) ==
+             "shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (dim 0)");
+  BOOST_TEST(message_of([&] { cupp::vdot(a(0), b(0)); }) ==
+             "cannot reshape array of size 4 into shape (3,)");
+  BOOST_TEST(message_of([&] { cupp::linalg::outer(a, a(0)); }) ==
+             "Input arrays must be one-dimensional, but they are x1.ndim=2 and x2.ndim=1.");
+  BOOST_TEST(message_of([&] { cupp::linalg::matrix_transpose(a(0)); }) ==
+             "Input array must be at least 2-dimensional, but it is 1");
+}
+
 #if CUPP_TEST_DEVICE
 // matmul(a.T(), b) reads a through cuBLAS's transpose flag: the pool hands
 // out the result's bytes and nothing more (a copy of a would be another

@@ -1,5 +1,6 @@
-// Linear algebra: numpy.matmul (and numpy.linalg.matmul) on cuBLAS for
-// device arrays and on OpenBLAS for host arrays.
+// Linear algebra: numpy.matmul, dot, vdot and outer (and numpy.linalg's
+// matmul, outer and matrix_transpose) on cuBLAS for device arrays and on
+// OpenBLAS for host arrays.
 //
 // Not part of <cupp/cupp.hpp>: a program that multiplies matrices includes
 // this header and links cupp::linalg (cuBLAS, cuSOLVER, OpenBLAS and
@@ -19,7 +20,10 @@
 #include <cupp/detail/linalg/gemm.hpp>
 #include <cupp/detail/linalg/matmul_plan.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/manipulation.hpp>
 #include <cupp/ndarray.hpp>
+#include <cupp/ufunc/arithmetic.hpp>
+#include <cupp/ufunc/misc.hpp>
 
 namespace cupp {
 
@@ -102,6 +106,40 @@ ndarray<R, S> matmul_arrays(ndarray<R, S> a, ndarray<R, S> b) {
   return out;
 }
 
+// numpy.dot's check of the summed axes, with its message.
+inline void check_dot_aligned(const shape_t& a, const shape_t& b) {
+  const int da = a.size() - 1, db = b.size() >= 2 ? b.size() - 2 : 0;
+  if (a[da] != b[db])
+    throw value_error("shapes " + np_shape(a) + " and " + np_shape(b) +
+                      " not aligned: " + std::to_string(a[da]) + " (dim " + std::to_string(da) +
+                      ") != " + std::to_string(b[db]) + " (dim " + std::to_string(db) + ")");
+}
+
+template <class R, class S>
+ndarray<R, S> dot_arrays(const ndarray<R, S>& a, const ndarray<R, S>& b) {
+  const int na = a.ndim(), nb = b.ndim();
+  if (na == 0 || nb == 0) return ndarray<R, S>(multiply(a, b));
+  check_dot_aligned(a.shape(), b.shape());
+  if (na <= 2 && nb <= 2) return matmul_arrays(a, b);
+  // Every row of a (its last axis) with every column of b (its second to
+  // last axis): one product of a as (rows, k) and b as (k, columns).
+  const index_t k = a.shape()[na - 1];
+  shape_t out = shape_t::filled(0, 0);
+  index_t rows = 1, cols = 1;
+  for (int i = 0; i + 1 < na; ++i) {
+    out.push_back(a.shape()[i]);
+    rows *= a.shape()[i];
+  }
+  for (int i = 0; i < nb; ++i)
+    if (i != nb - 2) {
+      out.push_back(b.shape()[i]);
+      cols *= b.shape()[i];
+    }
+  const ndarray<R, S> a2 = a.reshape(shape_t{rows, k});
+  const ndarray<R, S> b2 = moveaxis(b, nb - 2, 0).reshape(shape_t{k, cols});
+  return matmul_arrays(a2, b2).reshape(out);
+}
+
 }  // namespace detail
 
 // numpy.matmul(a, b) (a @ b): products of the last two axes, a 1-d operand
@@ -129,7 +167,72 @@ auto matmul(const A& a, const B& b) {
                                      detail::product_operand<R, S>(b));
 }
 
+// The operands' result dtype and space, and the operands as arrays of it.
+#define CUPP_PRODUCT_OPERANDS(a, b, x, y)                                                     \
+  using TA = typename operand_t<decltype(a)>::value_type;                                     \
+  using TB = typename operand_t<decltype(b)>::value_type;                                     \
+  static_assert(is_dtype_v<TA> && is_dtype_v<TB>, "cupp: products take arrays, not scalars"); \
+  using R = result_type_t<TA, TB>;                                                            \
+  using S = detail::eval_space_t<typename detail::join_space<                                 \
+      typename operand_t<decltype(a)>::space, typename operand_t<decltype(b)>::space>::type>; \
+  const ndarray<R, S> x = detail::product_operand<R, S>(a);                                   \
+  const ndarray<R, S> y = detail::product_operand<R, S>(b)
+
+// numpy.dot(a, b): a product over a's last axis and b's second to last
+// (its only one when 1-d): matmul for 1-d and 2-d operands, every row of a
+// with every column of b for more axes (result a.shape[:-1] + b.shape[:-2]
+// + b.shape[-1:]), an element-wise product when either is 0-d.
+template <Expression A, Expression B>
+auto dot(const A& a, const B& b) {
+  CUPP_PRODUCT_OPERANDS(a, b, x, y);
+  return detail::dot_arrays(x, y);
+}
+
+// numpy.vdot(a, b): the dot product of the flattened operands, the first
+// conjugated; a 0-d array (NumPy: a scalar).
+template <Expression A, Expression B>
+auto vdot(const A& a, const B& b) {
+  CUPP_PRODUCT_OPERANDS(a, b, x, y);
+  const ndarray<R, S> xf = x.reshape(shape_t{x.size()});
+  const ndarray<R, S> yf = y.reshape(shape_t{x.size()});  // NumPy's message when sizes differ
+  if constexpr (detail::is_complex_type_v<R>)
+    return detail::matmul_arrays(ndarray<R, S>(conj(xf)), yf);
+  else
+    return detail::matmul_arrays(xf, yf);
+}
+
+// numpy.outer(a, b): every element of a (flattened) times every element of
+// b (flattened), shape (a.size, b.size).
+template <Expression A, Expression B>
+auto outer(const A& a, const B& b) {
+  CUPP_PRODUCT_OPERANDS(a, b, x, y);
+  return ndarray<R, S>(multiply(x.reshape(shape_t{x.size(), 1}), y.reshape(shape_t{1, y.size()})));
+}
+
+#undef CUPP_PRODUCT_OPERANDS
+
 namespace linalg {
+
+// numpy.linalg.outer (NumPy 2): numpy.outer of two 1-d operands.
+template <Expression A, Expression B>
+auto outer(const A& a, const B& b) {
+  const int n1 = static_cast<int>(a.shape().size()), n2 = static_cast<int>(b.shape().size());
+  if (n1 != 1 || n2 != 1)
+    throw value_error("Input arrays must be one-dimensional, but they are x1.ndim=" +
+                      std::to_string(n1) + " and x2.ndim=" + std::to_string(n2) + ".");
+  return cupp::outer(a, b);
+}
+
+// numpy.linalg.matrix_transpose (NumPy 2): the last two axes swapped, a
+// view.
+template <class T, class S>
+ndarray<T, S> matrix_transpose(const ndarray<T, S>& x) {
+  if (x.ndim() < 2)
+    throw value_error("Input array must be at least 2-dimensional, but it is " +
+                      std::to_string(x.ndim()));
+  return x.swapaxes(-1, -2);
+}
+
 // numpy.linalg.matmul (NumPy 2, the array API's): numpy.matmul.
 template <Expression A, Expression B>
 auto matmul(const A& a, const B& b) {

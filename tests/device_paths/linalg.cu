@@ -1,4 +1,5 @@
-// Device paths of linear algebra: matmul (and linalg.matmul) through
+// Device paths of linear algebra: matmul (and linalg.matmul), dot, vdot,
+// outer and linalg.matrix_transpose; matmul through
 // cuBLAS's strided batched gemm for float32, float64 and complex64, through
 // GemmEx for float16, and through cupp's exact kernel for int32 and bool;
 // a transposed operand, a broadcast stack, 1-d operands and an expression.
@@ -41,4 +42,9 @@ void device_paths_linalg() {
   expect_values(cupp::matmul(a(0), b), {20, 23, 26, 29}, "1-d @ 2-d");
   expect_values(cupp::matmul(a, b(cupp::_, 0)), {20, 56}, "2-d @ 1-d");
   expect_values(cupp::matmul(a * 2.0f, b), {40, 46, 52, 58, 112, 136, 160, 184}, "expression");
+  // dot over three axes (values from NumPy), vdot, outer.
+  expect_values(cupp::dot(s, b)(1, 0), {92, 113, 134, 155}, "dot 3-d @ 2-d");
+  expect_values(cupp::vdot(a, a), {55}, "vdot");
+  expect_values(cupp::outer(a(0), a(1)), {0, 0, 0, 3, 4, 5, 6, 8, 10}, "outer");
+  expect_values(cupp::linalg::matrix_transpose(a).copy(), {0, 3, 1, 4, 2, 5}, "matrix_transpose");
 }
