@@ -59,25 +59,25 @@ ndarray<R, S> matmul_arrays(ndarray<R, S> a, ndarray<R, S> b) {
     check_current_device(a.device_id());
     check_current_device(b.device_id());
   }
-  strides_t ea = product_strides(a), eb = product_strides(b);
-  matmul_plan p = plan_matmul(a.shape(), ea, b.shape(), eb);
+  matmul_plan p;
+  index_t ars, acs, brs, bcs;
+  const auto plan = [&] {
+    const strides_t ea = product_strides(a), eb = product_strides(b);
+    p = plan_matmul(a.shape(), ea, b.shape(), eb);
+    core_strides(a.shape(), ea, true, ars, acs);
+    core_strides(b.shape(), eb, false, brs, bcs);
+  };
+  plan();
   ndarray<R, S> out(p.out_shape);
   if (out.size() == 0) return out;
-  index_t ars, acs, brs, bcs;
-  core_strides(a.shape(), ea, true, ars, acs);
-  core_strides(b.shape(), eb, false, brs, bcs);
   if constexpr (blas_float_v<R> || (on_device && blas_low_float_v<R>)) {
-    // A matrix with no unit-stride axis is copied (C order) and replanned.
     auto sa = gemm_side_of(p.m, p.k, ars, acs);
     auto sb = gemm_side_of(p.k, p.n, brs, bcs);
     if (!sa || !sb) {
+      // A matrix with no unit-stride axis is copied (C order); replanned.
       if (!sa) a = a.copy();
       if (!sb) b = b.copy();
-      ea = product_strides(a);
-      eb = product_strides(b);
-      p = plan_matmul(a.shape(), ea, b.shape(), eb);
-      core_strides(a.shape(), ea, true, ars, acs);
-      core_strides(b.shape(), eb, false, brs, bcs);
+      plan();
       sa = gemm_side_of(p.m, p.k, ars, acs);
       sb = gemm_side_of(p.k, p.n, brs, bcs);
     }

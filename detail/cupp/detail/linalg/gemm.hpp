@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <type_traits>
+#include <utility>
 
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
@@ -41,6 +42,15 @@ CUPP_HD inline void outer_batch_offsets(const matmul_plan& p, index_t b, index_t
     b /= p.ext[i];
     for (int s = 0; s < 3; ++s) off[s] += c * p.st[s][i];
   }
+}
+
+// The offsets of product `batch` (0 .. p.batches) for A, B and C: the
+// outer axes' part and the last axis's.
+CUPP_HD inline void batch_offsets(const matmul_plan& p, index_t batch, index_t* off) {
+  const index_t last = p.nb > 0 ? p.ext[p.nb - 1] : 1;
+  outer_batch_offsets(p, batch / last, off);
+  if (p.nb > 0)
+    for (int s = 0; s < 3; ++s) off[s] += (batch % last) * p.st[s][p.nb - 1];
 }
 
 // One exact product element: the sum over k of a(i, l) * b(l, j), in the
@@ -79,13 +89,9 @@ struct exact_strides {
 
 template <class T>
 __global__ void exact_matmul_kernel(const T* a, const T* b, T* c, exact_strides s, matmul_plan p) {
-  const index_t last = p.nb > 0 ? p.ext[p.nb - 1] : 1;
   for (index_t batch = blockIdx.z; batch < p.batches; batch += gridDim.z) {
     index_t off[3];
-    outer_batch_offsets(p, batch / last, off);
-    const index_t in = batch % last;
-    if (p.nb > 0)
-      for (int q = 0; q < 3; ++q) off[q] += in * p.st[q][p.nb - 1];
+    batch_offsets(p, batch, off);
     for (index_t i = blockIdx.y * blockDim.y + threadIdx.y; i < p.m; i += gridDim.y * blockDim.y)
       for (index_t j = blockIdx.x * blockDim.x + threadIdx.x; j < p.n; j += gridDim.x * blockDim.x)
         c[off[2] + i * p.n + j] =
@@ -116,7 +122,7 @@ void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side
                          const gemm_side& sb, const T* a, const T* b, T* c, index_t count,
                          const index_t* stride) {
   // cuBLAS is column-major: C^T (n x m) = B^T (n x k) . A^T (k x m).
-  const auto ops = [&] { return std::pair{blas_op(sb), blas_op(sa)}; }();
+  const std::pair ops{blas_op(sb), blas_op(sa)};
   if constexpr (std::is_same_v<T, float>) {
     const float one = 1, zero = 0;
     cuda::check(cublasSgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b,
@@ -198,13 +204,10 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
   if (std::max({p.m, p.n, p.k, sa.ld, sb.ld}) > INT_MAX)
     throw value_error("matmul: a matrix of host arrays with an axis or a row of more than " +
                       std::to_string(INT_MAX) + " elements is more than the host BLAS takes");
-  const index_t count = p.nb > 0 ? p.ext[p.nb - 1] : 1;
   const auto opa = sa.trans ? CblasTrans : CblasNoTrans, opb = sb.trans ? CblasTrans : CblasNoTrans;
   for (index_t batch = 0; batch < p.batches; ++batch) {
     index_t off[3];
-    outer_batch_offsets(p, batch / count, off);
-    if (p.nb > 0)
-      for (int s = 0; s < 3; ++s) off[s] += (batch % count) * p.st[s][p.nb - 1];
+    batch_offsets(p, batch, off);
     const T *pa = a + off[0], *pb = b + off[1];
     T* pc = c + off[2];
     if (p.k == 0) {
@@ -231,12 +234,9 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
 // The exact products on the host (integers, bool, float16, bfloat16).
 template <class T>
 void host_exact_matmul(const matmul_plan& p, const exact_strides& s, const T* a, const T* b, T* c) {
-  const index_t last = p.nb > 0 ? p.ext[p.nb - 1] : 1;
   for (index_t batch = 0; batch < p.batches; ++batch) {
     index_t off[3];
-    outer_batch_offsets(p, batch / last, off);
-    if (p.nb > 0)
-      for (int q = 0; q < 3; ++q) off[q] += (batch % last) * p.st[q][p.nb - 1];
+    batch_offsets(p, batch, off);
     for (index_t i = 0; i < p.m; ++i)
       for (index_t j = 0; j < p.n; ++j)
         c[off[2] + i * p.n + j] =
