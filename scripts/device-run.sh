@@ -6,7 +6,7 @@
 #   env.txt build.log tests.log package.log memcheck.log bench.log results.json summary.txt
 # The last lines printed are the test summary, the memcheck summary and the
 # benchmark table.
-#   scripts/device-run.sh [all|build|tests|ctest|package|memcheck|bench]
+#   scripts/device-run.sh [all|build|tests|ctest|package|memcheck|bench|run TARGET...]
 # all by default; build (compile only), tests (build what is left, run,
 # package_test, memcheck) and bench split the work for machines that limit
 # the length of one call; tests splits further into ctest, package and
@@ -37,6 +37,25 @@ source "$root/scripts/env.sh"
 # The largest test executable first, so that its units start with the
 # first free cores.
 targets="reduction_gpu_test cupp_gpu_tests npy_test print_test quickstart memory_and_streams readme"
+# run TARGET...: build only these test executables and run each (a quick
+# check of one area; the full suite is ctest).
+if [ "$mode" = run ]; then
+  shift
+  start=$(date +%s)
+  scripts/setup.sh >"$OUT/build.log" 2>&1
+  cmake -S "$root" -B "$CUPP_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCUPP_BUILD_BENCHMARKS=OFF >>"$OUT/build.log" 2>&1
+  timeout "${BUILD_TIMEOUT:-540}" cmake --build "$CUPP_BUILD_DIR" -j "$(ncores)" --target "$@" \
+    >>"$OUT/build.log" 2>&1
+  echo "build: rc=$?, $(( $(date +%s) - start )) s"
+  grep -E "error" "$OUT/build.log" | head -20
+  for t in "$@"; do
+    "$CUPP_BUILD_DIR/tests/$t" --log_level=test_suite --report_level=short >"$OUT/$t.log" 2>&1
+    echo "$t: rc=$?"
+    grep -E "error|fail|passed|Leaving test suite" "$OUT/$t.log" | grep -v "Leaving test suite" | head -30
+  done
+  exit 0
+fi
 if [ "$mode" = build ]; then
   start=$(date +%s)
   scripts/setup.sh >"$OUT/build.log" 2>&1
