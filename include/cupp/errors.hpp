@@ -49,6 +49,33 @@ class linalg_error : public value_error {
   using value_error::value_error;
 };
 
+namespace detail {
+inline int& linalg_unchecked_depth() noexcept {
+  thread_local int depth = 0;
+  return depth;
+}
+}  // namespace detail
+
+namespace linalg {
+// Whether linear algebra on this thread reads the solvers' status (info)
+// and throws linalg_error for a singular matrix, one that is not positive
+// definite or a factorisation that does not converge: NumPy's behaviour and
+// cupp's default. On the device the read waits for the stream.
+inline bool checks_errors() noexcept { return ::cupp::detail::linalg_unchecked_depth() == 0; }
+
+// A scope in which this thread's linear algebra does not read the solvers'
+// status, so that device calls stay asynchronous (CuPy's default): a
+// singular matrix then gives NaN or Inf in the result instead of an
+// exception. Scopes nest.
+class unchecked {
+ public:
+  unchecked() noexcept { ++::cupp::detail::linalg_unchecked_depth(); }
+  ~unchecked() { --::cupp::detail::linalg_unchecked_depth(); }
+  unchecked(const unchecked&) = delete;
+  unchecked& operator=(const unchecked&) = delete;
+};
+}  // namespace linalg
+
 // ZeroDivisionError: numpy.average with weights that sum to zero.
 class zero_division_error : public std::domain_error {
  public:
