@@ -5,7 +5,7 @@
 // broadcast layouts, 1-d operands, empty and 1x1 matrices, expressions as
 // operands, NumPy's result dtypes and NumPy's messages.
 #include <cupp/creation.hpp>
-#include <cupp/linalg.hpp>
+#include <cupp/linalg/matmul.hpp>
 #include <cupp/manipulation.hpp>
 #include <cupp/ufunc.hpp>
 
@@ -107,8 +107,10 @@ std::vector<T> reference(const std::vector<T>& a, shape_t as, const std::vector<
   return r;
 }
 
-template <class T>
-void expect_values(const array<T>& got, const shape_t& shape, const std::vector<T>& want) {
+// `result` is an array or matmul's lazy product (converted here).
+template <class T, class A>
+void expect_values(const A& result, const shape_t& shape, const std::vector<T>& want) {
+  const array<T> got = result;
   BOOST_TEST_REQUIRE(got.shape() == shape, cupp::detail::np_shape(got.shape()));
   const auto g = to_host(got).to_vector();
   BOOST_TEST_REQUIRE(g.size() == want.size());
@@ -164,7 +166,7 @@ void check(const shape_t& as, const shape_t& bs, const shape_t& out, int layout)
     if (layout == 2 && as.size() == 2 && bs.size() == 2) {
       // b.T @ a.T == (a @ b).T, read through the transpose flags.
       const auto at = on_space(ha), bt = on_space(hb);
-      const auto r = cupp::matmul(bt.T(), at.T());
+      const array<T> r = cupp::matmul(bt.T(), at.T());
       expect_values(cupp::ascontiguousarray(r.T()).copy(), out, want);
     }
   }
@@ -318,10 +320,10 @@ BOOST_AUTO_TEST_CASE(transposed_operands_are_not_copied) {
   const auto a = cupp::asarray(filled<float>({1024, 1024}, 1));
   const auto b = cupp::asarray(filled<float>({1024, 1024}, 2));
   auto& pool = cupp::cuda::get_default_memory_pool();
-  (void)cupp::matmul(a.T(), b);  // the handle's workspace, once per thread
+  (void)cupp::matmul(a.T(), b).eval();  // the handle's workspace, once per thread
   cupp::cuda::runtime::deviceSynchronize();
   const std::size_t before = pool.used_bytes();
-  const auto c = cupp::matmul(a.T(), b.T());
+  const cupp::ndarray<float> c = cupp::matmul(a.T(), b.T());
   BOOST_TEST(pool.used_bytes() - before == std::size_t{1024 * 1024 * 4});
   (void)c;
 }

@@ -1,110 +1,37 @@
-// Linear algebra: numpy.matmul, dot, vdot and outer (and numpy.linalg's
-// matmul, outer and matrix_transpose) on cuBLAS for device arrays and on
-// OpenBLAS for host arrays.
-//
-// Not part of <cupp/cupp.hpp>: a program that multiplies matrices includes
-// this header and links cupp::linalg (cuBLAS, cuSOLVER, OpenBLAS and
-// LAPACKE); one that uses arrays alone links none of them and compiles none
-// of their headers.
+// numpy.matmul, dot, vdot and outer (and numpy.linalg's matmul, outer and
+// matrix_transpose) on cuBLAS for device arrays and on OpenBLAS for host
+// arrays. Part of <cupp/linalg.hpp>.
 //
 // Layouts reach the vendor call without a copy when either matrix axis has
 // unit stride (C order, F order, x.T(), row or column slices): the
-// transpose flags and leading dimensions say how to read them. Other
-// layouts, operands of another dtype than the result and lazy expressions
-// are evaluated once into pooled memory first. See docs/linalg.md.
+// transpose flags and leading dimensions say how to read them; conj(x) of
+// a complex array whose rows have unit stride (conj(a.T()), conj of an
+// F-order array) is BLAS's conjugate-transpose op. Other layouts, operands
+// of another dtype than the result and lazy expressions are evaluated once
+// into pooled memory first. matmul returns a lazy product into which
+// scalars and an addend fold (2 * matmul(a, b) + c is one gemm). See
+// docs/linalg.md.
 #pragma once
 
 #include <type_traits>
 
-#include <cupp/cuda/runtime.hpp>
-#include <cupp/detail/linalg/gemm.hpp>
-#include <cupp/detail/linalg/matmul_plan.hpp>
+// The array and the expression machinery before the product's internals.
 #include <cupp/expression.hpp>
 #include <cupp/manipulation.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/ufunc/arithmetic.hpp>
 #include <cupp/ufunc/misc.hpp>
 
+#include <cupp/cuda/runtime.hpp>
+#include <cupp/detail/linalg/gemm.hpp>
+#include <cupp/detail/linalg/matmul_plan.hpp>
+#include <cupp/detail/linalg/product_expr.hpp>
+#include <cupp/detail/linalg/product_operand.hpp>
+#include <cupp/detail/linalg/product_run.hpp>
+
 namespace cupp {
 
 namespace detail {
-
-// An operand of a product as an array of dtype R: an array of that dtype
-// itself (a view, no copy); anything else evaluated once.
-template <class R, class S, class X>
-ndarray<R, S> product_operand(const X& x) {
-  if constexpr (is_ndarray_v<X>) {
-    if constexpr (std::is_same_v<typename X::value_type, R>)
-      return x;
-    else
-      return astype_copy<R>(x);
-  } else {
-    return evaluate_as<R, S>(as_operand(x));
-  }
-}
-
-// The element strides of x, after a C-order copy when its byte strides are
-// not whole elements.
-template <class R, class S>
-strides_t product_strides(ndarray<R, S>& x) {
-  if (auto e = element_strides(x.strides(), sizeof(R))) return *e;
-  x = x.copy();
-  return *element_strides(x.strides(), sizeof(R));
-}
-
-template <class R, class S>
-ndarray<R, S> matmul_arrays(ndarray<R, S> a, ndarray<R, S> b) {
-  constexpr bool on_device = std::is_same_v<S, device_space>;
-  if constexpr (on_device) {
-    check_current_device(a.device_id());
-    check_current_device(b.device_id());
-  }
-  matmul_plan p;
-  index_t ars, acs, brs, bcs;
-  const auto plan = [&] {
-    const strides_t ea = product_strides(a), eb = product_strides(b);
-    p = plan_matmul(a.shape(), ea, b.shape(), eb);
-    core_strides(a.shape(), ea, true, ars, acs);
-    core_strides(b.shape(), eb, false, brs, bcs);
-  };
-  plan();
-  ndarray<R, S> out(p.out_shape);
-  if (out.size() == 0) return out;
-  if constexpr (blas_float_v<R> || (on_device && blas_low_float_v<R>)) {
-    auto sa = gemm_side_of(p.m, p.k, ars, acs);
-    auto sb = gemm_side_of(p.k, p.n, brs, bcs);
-    if (!sa || !sb) {
-      // A matrix with no unit-stride axis is copied (C order); replanned.
-      if (!sa) a = a.copy();
-      if (!sb) b = b.copy();
-      plan();
-      sa = gemm_side_of(p.m, p.k, ars, acs);
-      sb = gemm_side_of(p.k, p.n, brs, bcs);
-    }
-    if constexpr (on_device) {
-#if defined(__CUDACC__)
-      device_gemm(p, *sa, *sb, a.data(), b.data(), out.data(), out.device_id());
-#else
-      CUPP_NEEDS_NVCC(R);
-#endif
-    } else {
-      host_gemm(p, *sa, *sb, a.data(), b.data(), out.data());
-    }
-  } else {
-    const exact_strides s{ars, acs, brs, bcs};
-    if constexpr (on_device) {
-#if defined(__CUDACC__)
-      device_exact_matmul(p, s, a.data(), b.data(), out.data(),
-                          cuda::detail::current_stream_impl(out.device_id())->handle);
-#else
-      CUPP_NEEDS_NVCC(R);
-#endif
-    } else {
-      host_exact_matmul(p, s, a.data(), b.data(), out.data());
-    }
-  }
-  return out;
-}
 
 // numpy.dot's check of the summed axes, with its message.
 inline void check_dot_aligned(const shape_t& a, const shape_t& b) {
@@ -115,14 +42,17 @@ inline void check_dot_aligned(const shape_t& a, const shape_t& b) {
                       ") != " + std::to_string(b[db]) + " (dim " + std::to_string(db) + ")");
 }
 
+// numpy.dot of operands of more than two axes as one product: a as
+// (rows, k), b moved to (k, columns); `out` is the result's shape.
 template <class R, class S>
-ndarray<R, S> dot_arrays(const ndarray<R, S>& a, const ndarray<R, S>& b) {
+struct dot_product {
+  ndarray<R, S> a2, b2;
+  shape_t out;
+};
+
+template <class R, class S>
+dot_product<R, S> dot_as_product(const ndarray<R, S>& a, const ndarray<R, S>& b) {
   const int na = a.ndim(), nb = b.ndim();
-  if (na == 0 || nb == 0) return ndarray<R, S>(multiply(a, b));
-  check_dot_aligned(a.shape(), b.shape());
-  if (na <= 2 && nb <= 2) return matmul_arrays(a, b);
-  // Every row of a (its last axis) with every column of b (its second to
-  // last axis): one product of a as (rows, k) and b as (k, columns).
   const index_t k = a.shape()[na - 1];
   shape_t out = shape_t::filled(0, 0);
   index_t rows = 1, cols = 1;
@@ -135,9 +65,55 @@ ndarray<R, S> dot_arrays(const ndarray<R, S>& a, const ndarray<R, S>& b) {
       out.push_back(b.shape()[i]);
       cols *= b.shape()[i];
     }
-  const ndarray<R, S> a2 = a.reshape(shape_t{rows, k});
-  const ndarray<R, S> b2 = moveaxis(b, nb - 2, 0).reshape(shape_t{k, cols});
-  return matmul_arrays(a2, b2).reshape(out);
+  return {a.reshape(shape_t{rows, k}), moveaxis(b, nb - 2, 0).reshape(shape_t{k, cols}), out};
+}
+
+template <class R, class S>
+ndarray<R, S> dot_arrays(const ndarray<R, S>& a, const ndarray<R, S>& b) {
+  const int na = a.ndim(), nb = b.ndim();
+  if (na == 0 || nb == 0) return ndarray<R, S>(multiply(a, b));
+  check_dot_aligned(a.shape(), b.shape());
+  if (na <= 2 && nb <= 2) return matmul_arrays(a, b);
+  const dot_product<R, S> d = dot_as_product(a, b);
+  return matmul_arrays(d.a2, d.b2).reshape(d.out);
+}
+
+// numpy.dot's out=: its checks and messages (the BLAS path of float and
+// complex matrices says "not acceptable" for a wrong shape too), then the
+// gemm straight into out, or a temporary when out overlaps an operand.
+template <class R, class S>
+void dot_into(const ndarray<R, S>& out, const ndarray<R, S>& a, const ndarray<R, S>& b) {
+  const int na = a.ndim(), nb = b.ndim();
+  const bool scalar = na == 0 || nb == 0;
+  if (!scalar) check_dot_aligned(a.shape(), b.shape());
+  shape_t r;
+  if (scalar)
+    r = na == 0 ? b.shape() : a.shape();
+  else if (na <= 2 && nb <= 2)
+    r = matmul_shape(a.shape(), b.shape());
+  else
+    r = dot_as_product(a, b).out;
+  const std::string bad =
+      "output array is not acceptable (must have the right datatype, number of dimensions, and "
+      "be a C-Array)";
+  if (!out.flags().writeable || !out.is_c_contiguous() || out.ndim() != r.size())
+    throw value_error(bad);
+  if (!(out.shape() == r))
+    throw value_error(blas_float_v<R> && !scalar && na <= 2 && nb <= 2
+                          ? bad
+                          : "output array has wrong dimensions");
+  if (out.size() == 0) return;
+  if (scalar) {
+    assign(out, multiply(a, b));
+  } else if (may_share_memory(out, a) || may_share_memory(out, b)) {
+    assign(out, array_leaf<R, S>{dot_arrays(a, b)});
+  } else if (na <= 2 && nb <= 2) {
+    run_product(product_input<R, S>{a}, product_input<R, S>{b}, out, plain_product<R>());
+  } else {
+    const dot_product<R, S> d = dot_as_product(a, b);
+    const ndarray<R, S> out2 = out.reshape(shape_t{d.a2.shape()[0], d.b2.shape()[1]});
+    run_product(product_input<R, S>{d.a2}, product_input<R, S>{d.b2}, out2, plain_product<R>());
+  }
 }
 
 }  // namespace detail
@@ -148,6 +124,14 @@ ndarray<R, S> dot_arrays(const ndarray<R, S>& a, const ndarray<R, S>& b) {
 // dtype is NumPy's promotion of the operands' dtypes; float16 and bfloat16
 // accumulate in float32; integers and bool give NumPy's exact (wrapping)
 // results. Two 1-d operands give a 0-d array (NumPy: a scalar).
+//
+// The result is a lazy product (NumPy's shape errors are raised here; the
+// gemm runs when it becomes an array): `ndarray<R, S> c = matmul(a, b);`,
+// or passing it where an ndarray is taken. s * matmul(a, b),
+// matmul(a, b) / s and -matmul(a, b) fold into gemm's alpha, and
+// matmul(a, b) + c (or - c, c + t * ..., t * c) with c an array of the
+// result's dtype that broadcasts to the result's shape into its beta: one
+// gemm. Inside any other expression the product is evaluated once first.
 template <Expression A, Expression B>
 auto matmul(const A& a, const B& b) {
   using TA = typename operand_t<A>::value_type;
@@ -163,8 +147,27 @@ auto matmul(const A& a, const B& b) {
       "cupp::matmul: the operands live on the host and on the device; move one with "
       "cupp::asarray or cupp::asnumpy");
   using S = detail::eval_space_t<typename detail::join_space<SA, SB>::type>;
-  return detail::matmul_arrays<R, S>(detail::product_operand<R, S>(a),
-                                     detail::product_operand<R, S>(b));
+  return detail::matmul_expr<R, S>(detail::gemm_operand<R, S>(a), detail::gemm_operand<R, S>(b));
+}
+
+// numpy.matmul(a, b, out=out): written into out (NumPy's out= checks and
+// messages; nothing is written when one fails), straight from the gemm
+// when out is C-contiguous, of the result's dtype and shares no memory
+// with an operand, else through a temporary (out of another dtype that
+// the result casts to 'same_kind', other layouts, leading axes that the
+// result broadcasts to). Returns out.
+template <Expression A, Expression B, class T, class S>
+const ndarray<T, S>& matmul(const A& a, const B& b, const ndarray<T, S>& out) {
+  using R = typename decltype(matmul(a, b))::value_type;
+  static_assert(std::is_same_v<typename decltype(matmul(a, b))::space, S>,
+                "cupp::matmul: out= lives in another space (host or device) than the operands");
+  detail::matmul_into(out, detail::gemm_operand<R, S>(a), detail::gemm_operand<R, S>(b));
+  return out;
+}
+// The same with cupp::out(z), as the ufuncs take it.
+template <Expression A, Expression B, class T, class S>
+const ndarray<T, S>& matmul(const A& a, const B& b, const out_arg<T, S>& out) {
+  return matmul(a, b, out.array);
 }
 
 // The operands' result dtype and space, and the operands as arrays of it.
@@ -188,6 +191,24 @@ auto dot(const A& a, const B& b) {
   return detail::dot_arrays(x, y);
 }
 
+// numpy.dot(a, b, out=out): out must be a writeable C-contiguous array of
+// exactly the result's dtype and shape (NumPy's messages; nothing written
+// otherwise); the gemm writes straight into it unless it shares memory
+// with an operand. Returns out.
+template <Expression A, Expression B, class TO, class SO>
+const ndarray<TO, SO>& dot(const A& a, const B& b, const ndarray<TO, SO>& out) {
+  CUPP_PRODUCT_OPERANDS(a, b, x, y);
+  static_assert(std::is_same_v<TO, R> && std::is_same_v<SO, S>,
+                "cupp::dot: output array is not acceptable (must have the right datatype, number "
+                "of dimensions, and be a C-Array)");
+  detail::dot_into(out, x, y);
+  return out;
+}
+template <Expression A, Expression B, class TO, class SO>
+const ndarray<TO, SO>& dot(const A& a, const B& b, const out_arg<TO, SO>& out) {
+  return dot(a, b, out.array);
+}
+
 // numpy.vdot(a, b): the dot product of the flattened operands, the first
 // conjugated; a 0-d array (NumPy: a scalar).
 template <Expression A, Expression B>
@@ -195,10 +216,9 @@ auto vdot(const A& a, const B& b) {
   CUPP_PRODUCT_OPERANDS(a, b, x, y);
   const ndarray<R, S> xf = x.reshape(shape_t{x.size()});
   const ndarray<R, S> yf = y.reshape(shape_t{x.size()});  // NumPy's message when sizes differ
-  if constexpr (detail::is_complex_type_v<R>)
-    return detail::matmul_arrays(ndarray<R, S>(conj(xf)), yf);
-  else
-    return detail::matmul_arrays(xf, yf);
+  // The conjugate is BLAS's conjugate-transpose op, not a copy.
+  return detail::fresh_product(detail::product_input<R, S>{xf, detail::is_complex_type_v<R>},
+                               detail::product_input<R, S>{yf});
 }
 
 // numpy.outer(a, b): every element of a (flattened) times every element of
@@ -231,6 +251,13 @@ ndarray<T, S> matrix_transpose(const ndarray<T, S>& x) {
     throw value_error("Input array must be at least 2-dimensional, but it is " +
                       std::to_string(x.ndim()));
   return x.swapaxes(-1, -2);
+}
+// Of conj(x) over an array: conj of the transposed view, still lazy, so
+// that matmul(linalg::matrix_transpose(conj(a)), b) is one gemm with the
+// conjugate-transpose op (NumPy's a.conj().T @ b).
+template <class T, class S>
+auto matrix_transpose(const ufunc_expr<ops::conjugate, array_leaf<T, S>>& x) {
+  return conj(matrix_transpose(std::get<0>(x.args()).a));
 }
 
 // numpy.linalg.matmul (NumPy 2, the array API's): numpy.matmul.

@@ -155,6 +155,11 @@ struct array_leaf {
   }
 };
 
+template <class X>
+inline constexpr bool is_array_leaf_v = false;
+template <class T, class S>
+inline constexpr bool is_array_leaf_v<array_leaf<T, S>> = true;
+
 // A weak scalar: its type is the one the consuming ufunc loop resolves to.
 template <class Kind>
 struct weak_leaf {

@@ -69,6 +69,24 @@ class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
     check_weak(std::make_index_sequence<sizeof...(A)>{});
   }
 
+  // x.T() of a one-operand node over an array is the same operation over
+  // a.T(), a view: conj(a).T() stays lazy, and a product (cupp::matmul)
+  // reads it as the conjugate transpose of a without a copy. Other nodes
+  // keep the lazy-member message (the base's T would be instantiated by
+  // overload resolution, so both forms are declared here).
+  static constexpr bool transposes_its_array = sizeof...(A) == 1 && (is_array_leaf_v<A> && ...);
+  template <class... X>
+  requires(sizeof...(X) == 0 && transposes_its_array) ufunc_expr T(const X&...)
+  const {
+    using leaf = std::tuple_element_t<0, std::tuple<A...>>;
+    return ufunc_expr(op_, leaf{std::get<0>(args_).a.T()});
+  }
+  template <class... X>
+  requires(!(sizeof...(X) == 0 && transposes_its_array)) typename detail::lazy_T<X...>::type
+      T(const X&...) const {
+    return {};
+  }
+
   const shape_t& shape() const { return shape_; }
   const Op& op() const { return op_; }
   const std::tuple<A...>& args() const { return args_; }

@@ -3,6 +3,8 @@
 // float32 accumulation, for float16 and bfloat16; a kernel of cupp's own
 // for integers and bool (NumPy's exact, wrapping results, which no BLAS
 // gives); on the host, OpenBLAS's cblas_?gemm and the same exact loops.
+// Every product computes C = alpha * A.B + beta * C (beta 0: C not read),
+// which is how scalars and an addend fold into the call.
 #pragma once
 
 // The host BLAS, where cupp::linalg found one (CUPP_HAVE_HOST_BLAS).
@@ -56,6 +58,12 @@ CUPP_HD inline void batch_offsets(const matmul_plan& p, index_t batch, index_t* 
 // One exact product element: the sum over k of a(i, l) * b(l, j), in the
 // result's arithmetic (unsigned for signed integers, so that it wraps as
 // NumPy's does; logical or of ands for bool).
+// Unsigned arithmetic no narrower than unsigned int: uint8 and uint16
+// operands would otherwise promote to (overflowing) int.
+template <class T>
+using wrapping_t =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
 template <class T>
 CUPP_HD inline T exact_dot(const T* a, index_t ars, index_t acs, const T* b, index_t brs,
                            index_t bcs, index_t i, index_t j, index_t k) {
@@ -64,7 +72,7 @@ CUPP_HD inline T exact_dot(const T* a, index_t ars, index_t acs, const T* b, ind
     for (index_t l = 0; l < k && !acc; ++l) acc = a[i * ars + l * acs] && b[l * brs + j * bcs];
     return acc;
   } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
+    using U = wrapping_t<T>;
     U acc = 0;
     for (index_t l = 0; l < k; ++l)
       acc = static_cast<U>(acc + static_cast<U>(a[i * ars + l * acs]) *
@@ -85,58 +93,103 @@ struct exact_strides {
   index_t ars, acs, brs, bcs;
 };
 
+// alpha and beta of a product (beta 0: C is not read).
+template <class T>
+struct gemm_scale {
+  T alpha;
+  T beta;
+};
+
+template <class T>
+gemm_scale<T> plain_product() {
+  return {convert<T>(1), convert<T>(0)};
+}
+
+template <class T>
+CUPP_HD inline bool is_zero_scalar(const T& v) {
+  if constexpr (std::is_same_v<T, bool>)
+    return !v;
+  else
+    return convert<math_t<T>>(v) == math_t<T>(0);
+}
+
+// alpha * dot + beta * old in the exact arithmetic (wrapping for integers,
+// as NumPy's separate multiply and add wrap; float32 for float16 and
+// bfloat16). bool products are never scaled.
+template <class T>
+CUPP_HD inline T exact_scaled(T dot, const gemm_scale<T>& s, const T* old) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return dot;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = wrapping_t<T>;
+    U r = static_cast<U>(static_cast<U>(s.alpha) * static_cast<U>(dot));
+    if (!is_zero_scalar(s.beta))
+      r = static_cast<U>(r + static_cast<U>(s.beta) * static_cast<U>(*old));
+    return static_cast<T>(r);
+  } else {
+    float r = convert<float>(s.alpha) * convert<float>(dot);
+    if (!is_zero_scalar(s.beta)) r += convert<float>(s.beta) * convert<float>(*old);
+    return convert<T>(r);
+  }
+}
+
 #if defined(__CUDACC__)
 
 template <class T>
-__global__ void exact_matmul_kernel(const T* a, const T* b, T* c, exact_strides s, matmul_plan p) {
+__global__ void exact_matmul_kernel(const T* a, const T* b, T* c, exact_strides s, matmul_plan p,
+                                    gemm_scale<T> scale) {
   for (index_t batch = blockIdx.z; batch < p.batches; batch += gridDim.z) {
     index_t off[3];
     batch_offsets(p, batch, off);
     for (index_t i = blockIdx.y * blockDim.y + threadIdx.y; i < p.m; i += gridDim.y * blockDim.y)
-      for (index_t j = blockIdx.x * blockDim.x + threadIdx.x; j < p.n; j += gridDim.x * blockDim.x)
-        c[off[2] + i * p.n + j] =
-            exact_dot(a + off[0], s.ars, s.acs, b + off[1], s.brs, s.bcs, i, j, p.k);
+      for (index_t j = blockIdx.x * blockDim.x + threadIdx.x; j < p.n;
+           j += gridDim.x * blockDim.x) {
+        T* out = c + off[2] + i * p.n + j;
+        *out = exact_scaled(
+            exact_dot(a + off[0], s.ars, s.acs, b + off[1], s.brs, s.bcs, i, j, p.k), scale, out);
+      }
   }
 }
 
 template <class T>
 void device_exact_matmul(const matmul_plan& p, const exact_strides& s, const T* a, const T* b, T* c,
-                         cudaStream_t stream) {
+                         cudaStream_t stream, const gemm_scale<T>& scale = plain_product<T>()) {
   const dim3 block(32, 8);
   const auto blocks = [](index_t n, unsigned per) {
     return static_cast<unsigned>(std::clamp<index_t>((n + per - 1) / per, 1, 65535));
   };
   const dim3 grid(blocks(p.n, 32), blocks(p.m, 8),
                   static_cast<unsigned>(std::clamp<index_t>(p.batches, 1, 65535)));
-  exact_matmul_kernel<T><<<grid, block, 0, stream>>>(a, b, c, s, p);
+  exact_matmul_kernel<T><<<grid, block, 0, stream>>>(a, b, c, s, p, scale);
   cuda::check_last_launch("matmul kernel");
 }
 
 inline cublasOperation_t blas_op(const gemm_side& s) {
-  return s.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  return s.conj ? CUBLAS_OP_C : s.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
 }
 
 // The batched call over the plan's last batch axis from offsets `off`.
 template <class T>
 void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side& sa,
                          const gemm_side& sb, const T* a, const T* b, T* c, index_t count,
-                         const index_t* stride) {
+                         const index_t* stride, const gemm_scale<T>& scale) {
   // cuBLAS is column-major: C^T (n x m) = B^T (n x k) . A^T (k x m).
   const std::pair ops{blas_op(sb), blas_op(sa)};
   if constexpr (std::is_same_v<T, float>) {
-    const float one = 1, zero = 0;
+    const float one = scale.alpha, zero = scale.beta;
     cuda::check(cublasSgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b,
                                              sb.ld, stride[1], a, sa.ld, stride[0], &zero, c, p.n,
                                              stride[2], count),
                 "cublasSgemmStridedBatched");
   } else if constexpr (std::is_same_v<T, double>) {
-    const double one = 1, zero = 0;
+    const double one = scale.alpha, zero = scale.beta;
     cuda::check(cublasDgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b,
                                              sb.ld, stride[1], a, sa.ld, stride[0], &zero, c, p.n,
                                              stride[2], count),
                 "cublasDgemmStridedBatched");
   } else if constexpr (std::is_same_v<T, complex64>) {
-    const cuComplex one{1, 0}, zero{0, 0};
+    const cuComplex one{scale.alpha.real(), scale.alpha.imag()},
+        zero{scale.beta.real(), scale.beta.imag()};
     cuda::check(
         cublasCgemmStridedBatched_64(h, ops.first, ops.second, p.n, p.m, p.k, &one,
                                      reinterpret_cast<const cuComplex*>(b), sb.ld, stride[1],
@@ -144,7 +197,8 @@ void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side
                                      reinterpret_cast<cuComplex*>(c), p.n, stride[2], count),
         "cublasCgemmStridedBatched");
   } else if constexpr (std::is_same_v<T, complex128>) {
-    const cuDoubleComplex one{1, 0}, zero{0, 0};
+    const cuDoubleComplex one{scale.alpha.real(), scale.alpha.imag()},
+        zero{scale.beta.real(), scale.beta.imag()};
     cuda::check(cublasZgemmStridedBatched_64(
                     h, ops.first, ops.second, p.n, p.m, p.k, &one,
                     reinterpret_cast<const cuDoubleComplex*>(b), sb.ld, stride[1],
@@ -154,7 +208,7 @@ void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side
   } else {
     static_assert(blas_low_float_v<T>);
     constexpr cudaDataType_t type = std::is_same_v<T, float16> ? CUDA_R_16F : CUDA_R_16BF;
-    const float one = 1, zero = 0;
+    const float one = convert<float>(scale.alpha), zero = convert<float>(scale.beta);
     cuda::check(
         cublasGemmStridedBatchedEx_64(h, ops.first, ops.second, p.n, p.m, p.k, &one, b, type, sb.ld,
                                       stride[1], a, type, sa.ld, stride[0], &zero, c, type, p.n,
@@ -163,10 +217,11 @@ void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side
   }
 }
 
-// Every product of the plan on the current device's current stream.
+// Every product of the plan on the current device's current stream. With
+// k == 0 the product is zero; callers fold no addend then (beta 0).
 template <class T>
 void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, const T* a,
-                 const T* b, T* c, int device) {
+                 const T* b, T* c, int device, const gemm_scale<T>& scale = plain_product<T>()) {
   if (p.batches == 0 || p.m == 0 || p.n == 0) return;
   cudaStream_t stream = cuda::detail::current_stream_impl(device)->handle;
   if (p.k == 0) {
@@ -183,7 +238,7 @@ void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb,
   for (index_t outer = 0; outer < p.batches / count; ++outer) {
     index_t off[3];
     outer_batch_offsets(p, outer, off);
-    cublas_gemm_batched(h, p, sa, sb, a + off[0], b + off[1], c + off[2], count, stride);
+    cublas_gemm_batched(h, p, sa, sb, a + off[0], b + off[1], c + off[2], count, stride, scale);
   }
 }
 
@@ -192,7 +247,7 @@ void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb,
 // Every product of the plan on the host.
 template <class T>
 void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, const T* a,
-               const T* b, T* c) {
+               const T* b, T* c, const gemm_scale<T>& scale = plain_product<T>()) {
 #if !CUPP_HAVE_HOST_BLAS
   static_assert(dependent_false<T>,
                 "cupp: matmul of host float arrays needs a host BLAS: link cupp::linalg on a "
@@ -204,7 +259,10 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
   if (std::max({p.m, p.n, p.k, sa.ld, sb.ld}) > INT_MAX)
     throw value_error("matmul: a matrix of host arrays with an axis or a row of more than " +
                       std::to_string(INT_MAX) + " elements is more than the host BLAS takes");
-  const auto opa = sa.trans ? CblasTrans : CblasNoTrans, opb = sb.trans ? CblasTrans : CblasNoTrans;
+  const auto op = [](const gemm_side& s) {
+    return s.conj ? CblasConjTrans : s.trans ? CblasTrans : CblasNoTrans;
+  };
+  const auto opa = op(sa), opb = op(sb);
   for (index_t batch = 0; batch < p.batches; ++batch) {
     index_t off[3];
     batch_offsets(p, batch, off);
@@ -217,15 +275,17 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
     const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k),
               lda = static_cast<int>(sa.ld), ldb = static_cast<int>(sb.ld);
     if constexpr (std::is_same_v<T, float>) {
-      cblas_sgemm(CblasRowMajor, opa, opb, m, n, k, 1.0f, pa, lda, pb, ldb, 0.0f, pc, n);
+      cblas_sgemm(CblasRowMajor, opa, opb, m, n, k, scale.alpha, pa, lda, pb, ldb, scale.beta, pc,
+                  n);
     } else if constexpr (std::is_same_v<T, double>) {
-      cblas_dgemm(CblasRowMajor, opa, opb, m, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, n);
+      cblas_dgemm(CblasRowMajor, opa, opb, m, n, k, scale.alpha, pa, lda, pb, ldb, scale.beta, pc,
+                  n);
+    } else if constexpr (std::is_same_v<T, complex64>) {
+      cblas_cgemm(CblasRowMajor, opa, opb, m, n, k, &scale.alpha, pa, lda, pb, ldb, &scale.beta, pc,
+                  n);
     } else {
-      const T one{1, 0}, zero{0, 0};
-      if constexpr (std::is_same_v<T, complex64>)
-        cblas_cgemm(CblasRowMajor, opa, opb, m, n, k, &one, pa, lda, pb, ldb, &zero, pc, n);
-      else
-        cblas_zgemm(CblasRowMajor, opa, opb, m, n, k, &one, pa, lda, pb, ldb, &zero, pc, n);
+      cblas_zgemm(CblasRowMajor, opa, opb, m, n, k, &scale.alpha, pa, lda, pb, ldb, &scale.beta, pc,
+                  n);
     }
   }
 #endif
@@ -233,14 +293,17 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
 
 // The exact products on the host (integers, bool, float16, bfloat16).
 template <class T>
-void host_exact_matmul(const matmul_plan& p, const exact_strides& s, const T* a, const T* b, T* c) {
+void host_exact_matmul(const matmul_plan& p, const exact_strides& s, const T* a, const T* b, T* c,
+                       const gemm_scale<T>& scale = plain_product<T>()) {
   for (index_t batch = 0; batch < p.batches; ++batch) {
     index_t off[3];
     batch_offsets(p, batch, off);
     for (index_t i = 0; i < p.m; ++i)
-      for (index_t j = 0; j < p.n; ++j)
-        c[off[2] + i * p.n + j] =
-            exact_dot(a + off[0], s.ars, s.acs, b + off[1], s.brs, s.bcs, i, j, p.k);
+      for (index_t j = 0; j < p.n; ++j) {
+        T* out = c + off[2] + i * p.n + j;
+        *out = exact_scaled(
+            exact_dot(a + off[0], s.ars, s.acs, b + off[1], s.brs, s.bcs, i, j, p.k), scale, out);
+      }
   }
 }
 

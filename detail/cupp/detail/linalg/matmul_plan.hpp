@@ -20,9 +20,12 @@ namespace cupp::detail {
 // row-major storage of its transpose (trans true: columns `ld` apart). The
 // same flags serve cuBLAS, which is column-major, when it computes
 // C^T = B^T A^T: a row-major matrix is its transpose in column-major.
+// conj (with trans only) reads the elements conjugated: BLAS's
+// conjugate-transpose op; BLAS has no conjugate without the transpose.
 struct gemm_side {
   bool trans = false;
   index_t ld = 1;
+  bool conj = false;
 };
 
 // The side for strides (rs, cs), or nothing when neither axis has unit
@@ -36,6 +39,18 @@ inline std::optional<gemm_side> gemm_side_of(index_t rows, index_t cols, index_t
   if (rs == 1 || rows <= 1) {
     const index_t ld = cols <= 1 ? r : cs;
     if (ld >= r) return gemm_side{true, ld};
+  }
+  return std::nullopt;
+}
+
+// The side of a conjugated operand: only the transposed reading has a BLAS
+// op (conjugate-transpose), so only unit stride along the rows folds.
+inline std::optional<gemm_side> conj_gemm_side_of(index_t rows, index_t cols, index_t rs,
+                                                  index_t cs) {
+  const index_t r = rows > 1 ? rows : 1;
+  if (rs == 1 || rows <= 1) {
+    const index_t ld = cols <= 1 ? r : cs;
+    if (ld >= r) return gemm_side{true, ld, true};
   }
   return std::nullopt;
 }
@@ -150,6 +165,65 @@ inline matmul_plan plan_matmul(const shape_t& a, const strides_t& ea, const shap
   }
   if (size_of(p.out_shape) == 0) p.batches = 0;
   return p;
+}
+
+// The result shape of a @ b (NumPy's checks and messages).
+inline shape_t matmul_shape(const shape_t& a, const shape_t& b) {
+  return plan_matmul(a, strides_t::filled(a.size(), 0), b, strides_t::filled(b.size(), 0))
+      .out_shape;
+}
+
+// numpy.matmul's checks of out= against the result shape `r` of a @ b (the
+// inputs already checked): out's trailing axes are the result's core axes,
+// its leading axes a shape the operands' batch axes broadcast to. NumPy's
+// messages.
+inline void check_matmul_out(const shape_t& a, const shape_t& b, const shape_t& r,
+                             const shape_t& out) {
+  const int na = a.size(), nb = b.size(), no = out.size(), nr = r.size();
+  const int core = (na >= 2) + (nb >= 2);
+  const int present = no < core ? no : core;
+  for (int i = 0; i < present; ++i) {
+    const index_t got = out[no - present + i], want = r[nr - present + i];
+    if (got != want)
+      throw value_error("matmul: Output operand 0 has a mismatch in its core dimension " +
+                        std::to_string(i) + ", with gufunc signature " + matmul_signature +
+                        " (size " + std::to_string(got) + " is different from " +
+                        std::to_string(want) + ")");
+  }
+  if (no < core)
+    throw value_error(
+        "output operand requires a reduction along dimension -1, but the reduction is not "
+        "enabled. The dimension size of 1 does not match the expected output shape.");
+  shape_t batch = shape_t::filled(nr - core, 0), out_batch = shape_t::filled(no - core, 0);
+  for (int i = 0; i < nr - core; ++i) batch[i] = r[i];
+  for (int i = 0; i < no - core; ++i) out_batch[i] = out[i];
+  std::string requested = "(";
+  for (int i = 0; i < core; ++i) requested += (i ? "," : "") + std::to_string(r[nr - core + i]);
+  requested += ")";
+  bool ok = true;
+  const shape_t full = broadcast_shape_pair(batch, out_batch, ok);
+  if (!ok) {
+    const auto remapped = [&](const shape_t& s, int own_core) {
+      const int batch_dims = s.size() - own_core;
+      if (batch_dims <= 0) return np_shape(s) + "->()";
+      std::string m = np_shape(s) + "->(";
+      for (int i = 0; i < batch_dims; ++i) m += (i ? "," : "") + std::to_string(s[i]);
+      for (int i = 0; i < core; ++i) m += ",newaxis";
+      return m + ")";
+    };
+    throw value_error(
+        "operands could not be broadcast together with remapped shapes [original->remapped]: " +
+        remapped(a, na >= 2 ? 2 : 1) + " " + remapped(b, nb >= 2 ? 2 : 1) + " " + np_shape(out) +
+        "->" + np_shape(out) + "  and requested shape " + requested);
+  }
+  if (!(full == out_batch)) {
+    shape_t reversed = out, whole = full;
+    for (int i = 0; i < no; ++i) reversed[i] = out[no - 1 - i];
+    for (int i = 0; i < core; ++i) whole.push_back(r[nr - core + i]);
+    throw value_error("non-broadcastable output operand with shape " + np_shape(out) +
+                      " [remapped to " + np_shape(reversed) +
+                      "] doesn't match the broadcast shape " + np_shape(whole));
+  }
 }
 
 // The element strides of the core axes of an operand (rows, then columns),
