@@ -1,0 +1,118 @@
+// numpy.einsum: Einstein summation over device arrays (cuBLAS) and host
+// arrays (OpenBLAS). Part of <cupp/linalg.hpp>.
+//
+//   cupp::einsum("ij,jk->ik", a, b)       matmul
+//   cupp::einsum("bij,bjk->bik", a, b)    one batched matmul
+//   cupp::einsum("ii", a)                 trace (a 0-d array)
+//   cupp::einsum("ii->i", a)              the diagonal, a view of a
+//   cupp::einsum("...ij->...ji", a)       a view of a
+//
+// Repeated labels within an operand read its diagonal through a strided
+// view (no copy); labels no other operand or the output needs are summed
+// by cupp::sum (cupp::any for bool); two operands contract through one
+// matmul of (batch, free, contracted) against (batch, contracted, free),
+// views where the strides allow; more operands contract pairwise, left to
+// right (NumPy's optimize=False order). See docs/linalg.md.
+#pragma once
+
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <cupp/detail/linalg/einsum_pairs.hpp>
+#include <cupp/detail/linalg/einsum_plan.hpp>
+#include <cupp/linalg/matmul.hpp>
+#include <cupp/manipulation.hpp>
+#include <cupp/reductions.hpp>
+#include <cupp/ufunc/arithmetic.hpp>
+
+namespace cupp {
+
+namespace detail {
+
+// x summed over the axes whose label `keep` does not hold (labels updated).
+template <class R, class S>
+ndarray<R, S> einsum_sum(const ndarray<R, S>& x, std::vector<int>& labels,
+                         const std::vector<bool>& keep) {
+  const std::vector<int> axes = einsum_summed_axes(labels, keep);
+  if (axes.empty()) return x;
+  // NumPy's einsum sums in the result dtype: bool sums are logical or.
+  if constexpr (std::is_same_v<R, bool>)
+    return ndarray<R, S>(cupp::any(x, einsum_axes(axes)));
+  else
+    return ndarray<R, S>(cupp::sum<R>(x, einsum_axes(axes)));
+}
+
+template <class R, class S>
+ndarray<R, S> einsum_product(const ndarray<R, S>& a, const ndarray<R, S>& b, const einsum_pair& p) {
+  ndarray<R, S> x = a.transpose(p.perm_a), y = b.transpose(p.perm_b);
+  if (p.elementwise)
+    return ndarray<R, S>(cupp::multiply(x.reshape(p.shape_a), y.reshape(p.shape_b)));
+  // A contracted extent of 1 against a larger one repeats (stride 0).
+  if (p.widen_a) x = cupp::broadcast_to(x, p.wide_a);
+  if (p.widen_b) y = cupp::broadcast_to(y, p.wide_b);
+  return matmul_arrays(x.reshape(p.shape_a), y.reshape(p.shape_b)).reshape(p.shape);
+}
+
+template <class R, class S>
+ndarray<R, S> einsum_arrays(const einsum_plan& plan, std::vector<ndarray<R, S>> xs) {
+  const int nop = static_cast<int>(xs.size());
+  for (int i = 0; i < nop; ++i)
+    xs[i] = xs[i].view_as(einsum_fold_view(plan.operands[i], xs[i].strides()));
+  std::vector<bool> in_output(einsum_label_count, false);
+  for (int l : plan.output) in_output[l] = true;
+  std::vector<int> labels = plan.operands[0].labels;
+  ndarray<R, S> acc = xs[0];
+  for (int i = 1; i < nop; ++i) {
+    // Labels the operands after this pair, or the output, still need.
+    std::vector<bool> later = in_output;
+    for (int j = i + 1; j < nop; ++j)
+      for (int l : plan.operands[j].labels) later[l] = true;
+    std::vector<int> next = plan.operands[i].labels;
+    std::vector<bool> keep_acc = later, keep_next = later;
+    for (int l : next) keep_acc[l] = true;
+    for (int l : labels) keep_next[l] = true;
+    acc = einsum_sum(acc, labels, keep_acc);
+    const ndarray<R, S> y = einsum_sum(xs[i], next, keep_next);
+    const einsum_pair p = plan_einsum_pair(labels, acc.shape(), next, y.shape(), later);
+    acc = einsum_product(acc, y, p);
+    labels = p.labels;
+  }
+  acc = einsum_sum(acc, labels, in_output);
+  return acc.transpose(einsum_permutation(labels, plan.output));
+}
+
+}  // namespace detail
+
+// numpy.einsum(subscripts, *operands) (optimize=False): subscripts as
+// NumPy's ("ij,jk->ik", "ii", "...ij,...jk->...ik", spaces ignored), an
+// implicit output being the labels that appear once, in alphabetical order
+// (uppercase first), after the broadcast axes. Operands are arrays or lazy
+// expressions (each evaluated once), all on the host or all on the device.
+// The result dtype is NumPy's promotion of the operands' dtypes; integers
+// and bool are exact (wrapping, logical). A sum over every label is a 0-d
+// array (NumPy: a scalar). One operand with nothing summed gives a view of
+// it, as NumPy. NumPy's errors are value_error with its messages.
+template <Expression A, Expression... Rest>
+auto einsum(std::string_view subscripts, const A& a, const Rest&... rest) {
+  static_assert(is_dtype_v<typename operand_t<A>::value_type> &&
+                    (is_dtype_v<typename operand_t<Rest>::value_type> && ...),
+                "cupp::einsum: the operands are arrays or array expressions, not scalars");
+  using R =
+      result_type_t<typename operand_t<A>::value_type, typename operand_t<Rest>::value_type...>;
+  using S =
+      detail::eval_space_t<typename detail::space_of_all<typename operand_t<A>::space,
+                                                         typename operand_t<Rest>::space...>::type>;
+  std::vector<ndarray<R, S>> xs;
+  xs.reserve(1 + sizeof...(Rest));
+  xs.push_back(detail::product_operand<R, S>(a));
+  (xs.push_back(detail::product_operand<R, S>(rest)), ...);
+  std::vector<shape_t> shapes;
+  for (const auto& x : xs) shapes.push_back(x.shape());
+  const detail::einsum_plan plan = detail::plan_einsum(subscripts, shapes);
+  if constexpr (std::is_same_v<S, device_space>)
+    for (const auto& x : xs) detail::check_current_device(x.device_id());
+  return detail::einsum_arrays<R, S>(plan, std::move(xs));
+}
+
+}  // namespace cupp
