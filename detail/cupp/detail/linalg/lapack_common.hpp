@@ -35,8 +35,7 @@ namespace cupp::detail {
 
 template <class T>
 inline constexpr bool lapack_type_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                      std::is_same_v<T, complex64> ||
-                                      std::is_same_v<T, complex128>;
+                                      std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
 
 // The dtype numpy.linalg computes in for an input of dtype T: the four
 // LAPACK types as they are, integers and bool in float64. float16 and
@@ -133,11 +132,10 @@ inline void check_device_info(const int* device_info, index_t count, int device,
 
 // cuSOLVER's 64-bit API names its types by cudaDataType.
 template <class T>
-inline constexpr cudaDataType_t cuda_data_type_v =
-    std::is_same_v<T, float>       ? CUDA_R_32F
-    : std::is_same_v<T, double>    ? CUDA_R_64F
-    : std::is_same_v<T, complex64> ? CUDA_C_32F
-                                   : CUDA_C_64F;
+inline constexpr cudaDataType_t cuda_data_type_v = std::is_same_v<T, float>       ? CUDA_R_32F
+                                                   : std::is_same_v<T, double>    ? CUDA_R_64F
+                                                   : std::is_same_v<T, complex64> ? CUDA_C_32F
+                                                                                  : CUDA_C_64F;
 #endif
 
 }  // namespace cupp::detail

@@ -1,0 +1,374 @@
+// numpy.linalg.solve, inv, det, slogdet and cholesky on cuSOLVER, cuBLAS
+// and cupp's own kernels for device arrays, and on LAPACKE for host arrays.
+// Part of <cupp/linalg.hpp>.
+//
+// Every function takes stacks (..., M, M); solve broadcasts a's and b's
+// stacks (b is a stack of vectors only when b.ndim == 1, as in NumPy 2).
+// Integers and bool compute in float64. On the device, matrices up to 8 x 8
+// take a kernel that factors each in registers (one thread per matrix,
+// operands read in place whatever their strides); larger stacks take
+// cuBLAS's batched getrf/getrs/getri and cuSOLVER's potrfBatched, single and
+// large matrices cuSOLVER's 64-bit API. A singular matrix in solve or inv,
+// or one that is not positive definite in cholesky, throws linalg_error
+// with NumPy's message, which on the device waits for the stream; inside a
+// cupp::linalg::unchecked scope nothing is read and the results hold NaN or
+// Inf instead. See docs/linalg.md.
+#pragma once
+
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include <cupp/detail/linalg/lapack_common.hpp>
+#include <cupp/detail/linalg/lu_device.hpp>
+#include <cupp/detail/linalg/lu_host.hpp>
+#include <cupp/detail/linalg/small_matrix_kernels.hpp>
+#include <cupp/detail/linalg/solve_plan.hpp>
+#include <cupp/expression.hpp>
+#include <cupp/linalg/matmul.hpp>
+#include <cupp/manipulation.hpp>
+#include <cupp/ndarray.hpp>
+
+namespace cupp {
+
+namespace linalg {
+
+// numpy.linalg.slogdet's result: the sign (of dtype R; for complex R a
+// number of modulus 1) and the natural logarithm of |det| (its real type).
+template <class R, class S>
+struct slogdet_result {
+  ndarray<R, S> sign;
+  ndarray<detail::lapack_real_t<R>, S> logabsdet;
+};
+
+}  // namespace linalg
+
+namespace detail {
+
+// x with element strides (copied in C order when its byte strides are not
+// whole elements).
+template <class R, class S>
+ndarray<R, S> with_element_strides(ndarray<R, S> x, strides_t& e) {
+  if (auto s = element_strides(x.strides(), sizeof(R))) {
+    e = *s;
+    return x;
+  }
+  x = x.copy();
+  e = *element_strides(x.strides(), sizeof(R));
+  return x;
+}
+
+inline shape_t with_core(shape_t s, index_t a, index_t b = -1) {
+  s.push_back(a);
+  if (b >= 0) s.push_back(b);
+  return s;
+}
+
+template <class R, class S>
+ndarray<R, S> inv_array(ndarray<R, S> a);
+
+template <class R, class S>
+ndarray<R, S> solve_arrays(ndarray<R, S> a, ndarray<R, S> b) {
+  constexpr bool on_device = std::is_same_v<S, device_space>;
+  check_stacked_square(a.shape());
+  const solve_shapes p = plan_solve(a.shape(), b.shape());
+  const index_t n = p.n, k = p.k, count = size_of(p.batch);
+  if (size_of(p.out_shape) == 0) {
+    // NumPy factors a even for no right-hand side (k == 0), and raises for
+    // a singular one.
+    if (k == 0 && n > 0 && count > 0 && linalg::checks_errors()) (void)inv_array(a);
+    return ndarray<R, S>(p.out_shape);
+  }
+  if constexpr (on_device) {
+#if defined(__CUDACC__)
+    check_current_device(a.device_id());
+    check_current_device(b.device_id());
+    // A thread solves its right-hand sides one after another: many of them
+    // on few matrices go to getrs, which spreads them over the GPU.
+    if (n <= small_matrix_max && (k <= 256 || count >= 4096)) {
+      strides_t ea, eb;
+      a = with_element_strides(a, ea);
+      b = with_element_strides(b, eb);
+      ndarray<R, S> out(p.out_shape);
+      index_t st[3][max_ndim];
+      const int nbatch = p.batch.size(), na = a.ndim(), nb = b.ndim();
+      batch_strides_of(a.shape(), ea, 2, nbatch, st[0]);
+      batch_strides_of(b.shape(), eb, p.vector ? 1 : 2, nbatch, st[1]);
+      c_batch_strides(p.batch, n * k, st[2]);
+      small_core c;
+      c.ars = ea[na - 2];
+      c.acs = ea[na - 1];
+      c.brs = p.vector ? eb[nb - 1] : eb[nb - 2];
+      c.bcs = p.vector ? 0 : eb[nb - 1];
+      c.xrs = k;
+      c.xcs = 1;
+      run_small_matrix<small_op::solve>(a.data(), b.data(), out.data(), nullptr, n, k, c,
+                                        make_stack_walk(p.batch, st), out.device_id());
+      return out;
+    }
+#else
+    CUPP_NEEDS_NVCC(R);
+#endif
+  }
+  // One factorisation when a is one matrix for every right-hand side,
+  // else one per result matrix (a broadcast to the result's stack).
+  const index_t a_count = stack_count(a.shape()) == 1 ? 1 : count;
+  ndarray<R, S> lu = a_count == 1 ? a.copy() : broadcast_to(a, with_core(p.batch, n, n)).copy();
+  const ndarray<R, S> rhs =
+      broadcast_to(b, p.vector ? with_core(p.batch, n) : with_core(p.batch, n, k));
+  // Column-major right-hand sides, which getrs overwrites with x.
+  ndarray<R, S> x = p.vector ? rhs.copy() : column_major_stack<R>(rhs);
+  if constexpr (on_device) {
+#if defined(__CUDACC__)
+    const int dev = lu.device_id();
+    const device_lu_factors f = device_getrf(lu.data(), n, a_count, dev);
+    device_getrs(lu.data(), f, a_count, x.data(), n, k, count, dev);
+    check_device_info(static_cast<const int*>(f.info.get()), a_count, dev, "Singular matrix",
+                      "getrf");
+#endif
+  } else {
+#if CUPP_HAVE_HOST_BLAS
+    std::vector<lapack_int> piv;
+    std::vector<int> info;
+    host_getrf(lu.data(), n, a_count, piv, info);
+    check_host_info(info.data(), a_count, "Singular matrix", "?getrf");
+    host_getrs(lu.data(), piv, a_count, x.data(), n, k, count);
+#else
+    static_assert(dependent_false<R>,
+                  "cupp::linalg::solve of host arrays needs LAPACKE: link cupp::linalg on a "
+                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
+                  "liblapacke-dev)");
+#endif
+  }
+  return p.vector ? x : x.swapaxes(-1, -2).copy();
+}
+
+template <class R, class S>
+ndarray<R, S> inv_array(ndarray<R, S> a) {
+  constexpr bool on_device = std::is_same_v<S, device_space>;
+  check_stacked_square(a.shape());
+  const index_t n = a.shape()[a.ndim() - 1], count = stack_count(a.shape());
+  if (a.size() == 0) return ndarray<R, S>(a.shape());
+  if constexpr (on_device) {
+#if defined(__CUDACC__)
+    check_current_device(a.device_id());
+    ndarray<R, S> out(a.shape());
+    const int dev = out.device_id();
+    if (n <= small_matrix_max) {
+      strides_t ea;
+      a = with_element_strides(a, ea);
+      const shape_t batch = leading_axes(a.shape(), 2);
+      index_t st[3][max_ndim];
+      batch_strides_of(a.shape(), ea, 2, batch.size(), st[0]);
+      std::fill(st[1], st[1] + max_ndim, index_t{0});
+      c_batch_strides(batch, n * n, st[2]);
+      small_core c;
+      c.ars = ea[a.ndim() - 2];
+      c.acs = ea[a.ndim() - 1];
+      c.xrs = n;
+      c.xcs = 1;
+      run_small_matrix<small_op::inv>(a.data(), static_cast<const R*>(nullptr), out.data(), nullptr,
+                                      n, n, c, make_stack_walk(batch, st), dev);
+      return out;
+    }
+    ndarray<R, S> lu = a.copy();
+    const device_lu_factors f = device_getrf(lu.data(), n, count, dev);
+    device_getri(lu.data(), f, out.data(), n, count, dev);
+    check_device_info(static_cast<const int*>(f.info.get()), count, dev, "Singular matrix",
+                      "getrf");
+    return out;
+#else
+    CUPP_NEEDS_NVCC(R);
+#endif
+  } else {
+#if CUPP_HAVE_HOST_BLAS
+    ndarray<R, S> lu = a.copy();
+    std::vector<lapack_int> piv;
+    std::vector<int> info;
+    host_getrf(lu.data(), n, count, piv, info);
+    check_host_info(info.data(), count, "Singular matrix", "?getrf");
+    host_getri(lu.data(), piv, info, n, count);
+    return lu;
+#else
+    static_assert(dependent_false<R>,
+                  "cupp::linalg::inv of host arrays needs LAPACKE: link cupp::linalg on a "
+                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
+                  "liblapacke-dev)");
+#endif
+  }
+}
+
+// slogdet into sign and logabs, or det into sign (logabs null).
+template <class R, class S>
+void slogdet_arrays(ndarray<R, S> a, ndarray<R, S>& sign, ndarray<lapack_real_t<R>, S>* logabs) {
+  using Re = lapack_real_t<R>;
+  constexpr bool on_device = std::is_same_v<S, device_space>;
+  check_stacked_square(a.shape());
+  const shape_t batch = leading_axes(a.shape(), 2);
+  const index_t n = a.shape()[a.ndim() - 1], count = size_of(batch);
+  sign = ndarray<R, S>(batch);
+  if (logabs) *logabs = ndarray<Re, S>(batch);
+  if (count == 0) return;
+  Re* la = logabs ? logabs->data() : nullptr;
+  if constexpr (on_device) {
+#if defined(__CUDACC__)
+    check_current_device(a.device_id());
+    const int dev = sign.device_id();
+    cudaStream_t stream = cuda::detail::current_stream_impl(dev)->handle;
+    if (n == 0) {
+      // The determinant of a 0 x 0 matrix is 1 (NumPy).
+      device_fill(sign.data(), count, R(1), stream);
+      if (la) device_fill(la, count, Re(0), stream);
+      return;
+    }
+    if (n <= small_matrix_max) {
+      strides_t ea;
+      a = with_element_strides(a, ea);
+      index_t st[3][max_ndim];
+      batch_strides_of(a.shape(), ea, 2, batch.size(), st[0]);
+      std::fill(st[1], st[1] + max_ndim, index_t{0});
+      c_batch_strides(batch, 1, st[2]);
+      small_core c;
+      c.ars = ea[a.ndim() - 2];
+      c.acs = ea[a.ndim() - 1];
+      const stack_walk w = make_stack_walk(batch, st);
+      if (logabs)
+        run_small_matrix<small_op::slogdet>(a.data(), static_cast<const R*>(nullptr), sign.data(),
+                                            la, n, 1, c, w, dev);
+      else
+        run_small_matrix<small_op::det>(a.data(), static_cast<const R*>(nullptr), sign.data(), la,
+                                        n, 1, c, w, dev);
+      return;
+    }
+    ndarray<R, S> lu = a.copy();
+    const device_lu_factors f = device_getrf(lu.data(), n, count, dev);
+    device_lu_slogdet(lu.data(), f, n, count, sign.data(), la, dev);
+#else
+    CUPP_NEEDS_NVCC(R);
+#endif
+  } else {
+#if CUPP_HAVE_HOST_BLAS
+    if (n == 0) {
+      std::fill(sign.data(), sign.data() + count, R(1));
+      if (la) std::fill(la, la + count, Re(0));
+      return;
+    }
+    ndarray<R, S> lu = a.copy();
+    std::vector<lapack_int> piv;
+    std::vector<int> info;
+    host_getrf(lu.data(), n, count, piv, info);
+    host_lu_slogdet(lu.data(), piv.data(), n, count, sign.data(), la);
+#else
+    static_assert(dependent_false<R>,
+                  "cupp::linalg::det and slogdet of host arrays need LAPACKE: link cupp::linalg "
+                  "on a machine with OpenBLAS and LAPACKE (Debian: apt install "
+                  "libopenblas-dev liblapacke-dev)");
+#endif
+  }
+}
+
+template <class R, class S>
+ndarray<R, S> cholesky_array(const ndarray<R, S>& a, bool upper) {
+  constexpr bool on_device = std::is_same_v<S, device_space>;
+  check_stacked_square(a.shape());
+  const index_t n = a.shape()[a.ndim() - 1], count = stack_count(a.shape());
+  ndarray<R, S> c = a.copy();
+  if (c.size() == 0) return c;
+  if constexpr (on_device) {
+#if defined(__CUDACC__)
+    check_current_device(a.device_id());
+    const cuda::memory_ptr info = device_potrf(c.data(), n, count, upper, c.device_id());
+    check_device_info(static_cast<const int*>(info.get()), count, c.device_id(),
+                      "Matrix is not positive definite", "potrf");
+#else
+    CUPP_NEEDS_NVCC(R);
+#endif
+  } else {
+#if CUPP_HAVE_HOST_BLAS
+    const std::vector<int> info = host_potrf(c.data(), n, count, upper);
+    check_host_info(info.data(), count, "Matrix is not positive definite", "?potrf");
+#else
+    static_assert(dependent_false<R>,
+                  "cupp::linalg::cholesky of host arrays needs LAPACKE: link cupp::linalg on a "
+                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
+                  "liblapacke-dev)");
+#endif
+  }
+  return c;
+}
+
+}  // namespace detail
+
+namespace linalg {
+
+// The dtype (R) and space (S) a linalg function of one operand computes in.
+#define CUPP_LINALG_UNARY(A)                                                  \
+  using TA = typename operand_t<A>::value_type;                               \
+  static_assert(is_dtype_v<TA>, "cupp::linalg: pass an array, not a scalar"); \
+  using R = detail::linalg_type_t<TA>;                                        \
+  using S = detail::eval_space_t<typename operand_t<A>::space>
+
+// numpy.linalg.solve(a, b): x with a @ x == b for a (..., M, M) and b
+// (..., M, K), or b (M,) (a stack of vectors only when b is 1-d); the
+// stacks broadcast. The dtype is the promotion of both operands' linalg
+// dtypes. Throws linalg_error("Singular matrix").
+template <Expression A, Expression B>
+auto solve(const A& a, const B& b) {
+  using TA = typename operand_t<A>::value_type;
+  using TB = typename operand_t<B>::value_type;
+  static_assert(is_dtype_v<TA> && is_dtype_v<TB>, "cupp::linalg::solve: pass arrays, not scalars");
+  using R = result_type_t<detail::linalg_type_t<TA>, detail::linalg_type_t<TB>>;
+  using SA = typename operand_t<A>::space;
+  using SB = typename operand_t<B>::space;
+  static_assert(
+      std::is_same_v<SA, SB> || std::is_same_v<SA, any_space> || std::is_same_v<SB, any_space>,
+      "cupp::linalg::solve: the operands live on the host and on the device; move one with "
+      "cupp::asarray or cupp::asnumpy");
+  using S = detail::eval_space_t<typename detail::join_space<SA, SB>::type>;
+  return detail::solve_arrays<R, S>(detail::product_operand<R, S>(a),
+                                    detail::product_operand<R, S>(b));
+}
+
+// numpy.linalg.inv(a): the inverses of a (..., M, M). Throws
+// linalg_error("Singular matrix").
+template <Expression A>
+auto inv(const A& a) {
+  CUPP_LINALG_UNARY(A);
+  return detail::inv_array<R, S>(detail::product_operand<R, S>(a));
+}
+
+// numpy.linalg.det(a): the determinants of a (..., M, M), shape a.shape[:-2]
+// (a 0-d array for one matrix); 0 for a singular matrix, 1 for 0 x 0.
+template <Expression A>
+auto det(const A& a) {
+  CUPP_LINALG_UNARY(A);
+  ndarray<R, S> d;
+  detail::slogdet_arrays<R, S>(detail::product_operand<R, S>(a), d, nullptr);
+  return d;
+}
+
+// numpy.linalg.slogdet(a): {sign, logabsdet} with det = sign *
+// exp(logabsdet); sign 0 and logabsdet -inf for a singular matrix.
+template <Expression A>
+auto slogdet(const A& a) {
+  CUPP_LINALG_UNARY(A);
+  slogdet_result<R, S> r;
+  detail::slogdet_arrays<R, S>(detail::product_operand<R, S>(a), r.sign, &r.logabsdet);
+  return r;
+}
+
+// numpy.linalg.cholesky(a, upper=False): L lower-triangular with a = L
+// L^H, reading only a's lower triangle; with upper, U with a = U^H U,
+// reading only the upper one. Throws linalg_error("Matrix is not positive
+// definite").
+template <Expression A>
+auto cholesky(const A& a, bool upper = false) {
+  CUPP_LINALG_UNARY(A);
+  return detail::cholesky_array<R, S>(detail::product_operand<R, S>(a), upper);
+}
+
+#undef CUPP_LINALG_UNARY
+
+}  // namespace linalg
+
+}  // namespace cupp
