@@ -9,3 +9,11 @@
 #pragma once
 
 #include <cupp/linalg/matmul.hpp>
+#include <cupp/linalg/products.hpp>
+#include <cupp/linalg/einsum.hpp>
+#include <cupp/linalg/solve.hpp>
+#include <cupp/linalg/qr.hpp>
+#include <cupp/linalg/svd.hpp>
+#include <cupp/linalg/eigen.hpp>
+#include <cupp/linalg/norms.hpp>
+#include <cupp/linalg/lstsq.hpp>

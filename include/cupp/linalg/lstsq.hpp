@@ -1,0 +1,244 @@
+// numpy.linalg.pinv, lstsq, tensorsolve and tensorinv, for device and host
+// arrays. Part of <cupp/linalg.hpp>, next to <cupp/linalg/norms.hpp>.
+//
+// pinv reduces the SVD (svd.hpp) and multiplies it back with one matmul;
+// lstsq calls LAPACK's ?gelsd on the host, as NumPy, and solves through
+// the SVD on the device; tensorsolve and tensorinv reshape onto solve and
+// inv (solve.hpp). See docs/linalg.md.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include <cupp/detail/linalg/lapack_common.hpp>
+#include <cupp/detail/linalg/norm_lstsq_host.hpp>
+#include <cupp/detail/linalg/norm_reduce.hpp>
+#include <cupp/linalg/matmul.hpp>
+#include <cupp/linalg/norms.hpp>
+#include <cupp/linalg/solve.hpp>
+#include <cupp/linalg/svd.hpp>
+
+namespace cupp::linalg {
+
+// numpy.linalg.lstsq's result: the solution (n,) or (n, k), the residuals'
+// squared norms per column ((1,) or (k,) when the rank is n < m, else
+// empty), the rank of a and its singular values (descending).
+template <class R, class S>
+struct lstsq_result {
+  ndarray<R, S> x;
+  ndarray<cupp::detail::lapack_real_t<R>, S> residuals;
+  index_t rank;
+  ndarray<cupp::detail::lapack_real_t<R>, S> s;
+};
+
+namespace detail_norms {
+
+template <class R, class S>
+ndarray<R, S> pinv_of(const ndarray<R, S>& a, std::optional<double> rcond, bool hermitian) {
+  using Re = cupp::detail::lapack_real_t<R>;
+  cupp::detail::check_stacked_2d(a.shape());
+  const int nd = a.ndim();
+  const index_t m = a.shape()[nd - 2], n = a.shape()[nd - 1];
+  const double cut =
+      rcond.value_or(static_cast<double>(std::max(m, n)) * std::numeric_limits<Re>::epsilon());
+  if (cupp::detail::empty_matrices(a.shape())) {
+    shape_t out = a.shape();
+    out[nd - 2] = n;
+    out[nd - 1] = m;
+    return ndarray<R, S>(out);
+  }
+  // NumPy factors conj(a), so that the product below needs no conjugate.
+  ndarray<R, S> ac = a;
+  if constexpr (cupp::detail::is_complex_type_v<R>) ac = ndarray<R, S>(conj(a));
+  auto [u, s, vh] = svd(ac, false, true, hermitian);
+  const ndarray<Re, S> smax = cupp::detail::reduce_norm<Re, cupp::detail::vnorm::max_abs>(
+      cupp::array_leaf<Re, S>{s}, cupp::detail::axis_bit(s.ndim() - 1), true);
+  const ndarray<Re, S> sinv = where(s > smax * static_cast<Re>(cut), Re(1) / s, Re(0));
+  const ndarray<R, S> scaled = multiply(expand_dims(sinv, -1), u.swapaxes(-1, -2));
+  return cupp::detail::matmul_arrays(ndarray<R, S>(vh.swapaxes(-1, -2)), scaled);
+}
+
+// lstsq of 2-d a (m, n) and b (m, k) in D (float64 or complex128): the
+// solution (n, k), the residuals' squares (k,) whatever the rank, the
+// rank and the singular values.
+template <class D, class S>
+struct lstsq_parts {
+  ndarray<D, S> x;
+  ndarray<double, S> residuals;
+  index_t rank = 0;
+  ndarray<double, S> s;
+};
+
+template <class D, class S>
+lstsq_parts<D, S> lstsq_2d(const ndarray<D, S>& a, const ndarray<D, S>& b, double rcond) {
+  const index_t m = a.shape()[0], n = a.shape()[1], k = b.shape()[1];
+  lstsq_parts<D, S> p;
+  if (m == 0 || n == 0) {
+    // LAPACK returns at once; NumPy's x is zero and the residuals are b's.
+    p.x = ndarray<D, S>(shape_t{n, k});
+    copyto(p.x, D(0));
+    p.s = ndarray<double, S>(shape_t{0});
+    p.residuals = cupp::detail::reduce_norm<double, cupp::detail::vnorm::squares>(
+        cupp::array_leaf<D, S>{b}, cupp::detail::axis_bit(0), false);
+    return p;
+  }
+  if constexpr (std::is_same_v<S, host_space>) {
+    // b in a column-major buffer of max(m, n) rows (gelsd writes x there).
+    const index_t ldb = std::max(m, n), cols = std::max<index_t>(k, 1);
+    ndarray<D, S> work(shape_t{cols, ldb});
+    copyto(work, D(0));
+    work(slice(0, k), slice(0, m)) = b.T();
+    ndarray<D, S> acol = cupp::detail::column_major_stack<D, S>(a);
+    p.s = ndarray<double, S>(shape_t{std::min(m, n)});
+    const int info = cupp::detail::host_gelsd(m, n, cols, acol.data(), m, work.data(), ldb,
+                                              p.s.data(), rcond, p.rank);
+    cupp::detail::check_host_info(&info, 1, "SVD did not converge in Linear Least Squares",
+                                  "gelsd");
+    p.x = ndarray<D, S>(work(slice(0, k), slice(0, n)).T());
+    p.residuals = cupp::detail::reduce_norm<double, cupp::detail::vnorm::squares>(
+        cupp::array_leaf<D, S>{work(slice(0, k), slice(n, m))}, cupp::detail::axis_bit(1), false);
+  } else {
+    // x = V diag(1/s, where s > rcond * s_max) U^H b, as gelsd's rank rule.
+    auto [u, s, vh] = svd(a, false, true, false);
+    p.s = s;
+    const ndarray<double, S> smax = cupp::detail::reduce_norm<double, cupp::detail::vnorm::max_abs>(
+        cupp::array_leaf<double, S>{s}, cupp::detail::axis_bit(0), true);
+    const ndarray<bool, S> kept = s > smax * rcond;
+    p.rank = static_cast<index_t>(count_nonzero(kept).item());
+    const ndarray<double, S> sinv = where(kept, 1.0 / s, 0.0);
+    const ndarray<D, S> uhb = cupp::detail::matmul_arrays(ndarray<D, S>(conj(u.T())), b);
+    const ndarray<D, S> scaled = multiply(expand_dims(sinv, -1), uhb);
+    p.x = cupp::detail::matmul_arrays(ndarray<D, S>(conj(vh.T())), scaled);
+    const ndarray<D, S> ax = cupp::detail::matmul_arrays(a, p.x);
+    p.residuals = cupp::detail::reduce_norm<double, cupp::detail::vnorm::squares>(
+        b - ax, cupp::detail::axis_bit(0), false);
+  }
+  return p;
+}
+
+}  // namespace detail_norms
+
+// numpy.linalg.pinv(a, rcond=1e-15, hermitian=False): the pseudo-inverse
+// of each matrix of a stack (..., M, N) -> (..., N, M), singular values at
+// most rcond times the largest taken as zero.
+template <Expression X>
+auto pinv(const X& a, double rcond = 1e-15, bool hermitian = false) {
+  using R = cupp::detail::norm_input_t<X>;
+  using S = cupp::detail::norm_space_t<X>;
+  return detail_norms::pinv_of(cupp::detail::product_operand<R, S>(a), rcond, hermitian);
+}
+// pinv(a, rtol=...): rtol{} is max(M, N) * eps of the dtype.
+template <Expression X>
+auto pinv(const X& a, rtol relative, bool hermitian = false) {
+  using R = cupp::detail::norm_input_t<X>;
+  using S = cupp::detail::norm_space_t<X>;
+  return detail_norms::pinv_of(cupp::detail::product_operand<R, S>(a), relative.value, hermitian);
+}
+
+// numpy.linalg.lstsq(a, b, rcond=None): the least-squares solution of
+// a x = b for a 2-d a (M, N) and a 1-d (M,) or 2-d (M, K) b, computed in
+// float64 (complex128) as NumPy, with rcond by default eps * max(M, N) of
+// float64. The rank is read back (a synchronisation on the device).
+template <Expression A, Expression B>
+auto lstsq(const A& a, const B& b, std::optional<double> rcond = std::nullopt) {
+  using TA = cupp::detail::norm_input_t<A>;
+  using TB = cupp::detail::norm_input_t<B>;
+  using R = result_type_t<TA, TB>;
+  using Re = cupp::detail::lapack_real_t<R>;
+  using S = cupp::detail::eval_space_t<typename cupp::detail::join_space<
+      typename operand_t<A>::space, typename operand_t<B>::space>::type>;
+  using D = std::conditional_t<cupp::detail::is_complex_type_v<R>, complex128, double>;
+  ndarray<D, S> ad = cupp::detail::product_operand<D, S>(a);
+  ndarray<D, S> bd = cupp::detail::product_operand<D, S>(b);
+  const bool vector = bd.ndim() == 1;
+  if (vector) bd = bd.reshape(shape_t{bd.shape()[0], 1});
+  for (const int nd : {ad.ndim(), bd.ndim()})
+    if (nd != 2)
+      throw linalg_error(std::to_string(nd) +
+                         "-dimensional array given. Array must be two-dimensional");
+  const index_t m = ad.shape()[0], n = ad.shape()[1];
+  if (bd.shape()[0] != m) throw linalg_error("Incompatible dimensions");
+  const double cut =
+      rcond.value_or(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max(m, n)));
+  auto p = detail_norms::lstsq_2d(ad, bd, cut);
+  lstsq_result<R, S> r;
+  r.x = ndarray<R, S>(astype<R>(p.x));
+  if (vector) r.x = r.x.reshape(shape_t{n});
+  if (p.rank == n && m > n)
+    r.residuals = ndarray<Re, S>(astype<Re>(p.residuals));
+  else
+    r.residuals = ndarray<Re, S>(shape_t{0});
+  r.rank = p.rank;
+  r.s = ndarray<Re, S>(astype<Re>(p.s));
+  return r;
+}
+
+// numpy.linalg.tensorsolve(a, b, axes=None): x with tensordot(a, x,
+// x.ndim) == b, by solving a reshaped to a square matrix; axes are moved to
+// the end of a first (non-negative, as NumPy's list.remove requires).
+template <Expression A, Expression B>
+auto tensorsolve(const A& a, const B& b, const axis_arg& axes = {}) {
+  using R = result_type_t<cupp::detail::norm_input_t<A>, cupp::detail::norm_input_t<B>>;
+  using S = cupp::detail::eval_space_t<typename cupp::detail::join_space<
+      typename operand_t<A>::space, typename operand_t<B>::space>::type>;
+  ndarray<R, S> at = cupp::detail::product_operand<R, S>(a);
+  const ndarray<R, S> bt = cupp::detail::product_operand<R, S>(b);
+  const int an = at.ndim(), bn = bt.ndim();
+  if (!axes.all()) {
+    std::vector<int> order;
+    for (int i = 0; i < an; ++i) order.push_back(i);
+    for (int i = 0; i < axes.size(); ++i) {
+      const auto it = std::find(order.begin(), order.end(), axes[i]);
+      if (it == order.end()) throw value_error("list.remove(x): x not in list");
+      order.erase(it);
+      order.push_back(axes[i]);
+    }
+    shape_t perm = shape_t::filled(0, 0);
+    for (int v : order) perm.push_back(v);
+    at = at.transpose(perm);
+  }
+  // Python's a.shape[-(an - bn):]: the whole shape when an == bn.
+  int start = bn - an;
+  if (start < 0) start = std::max(start + an, 0);
+  shape_t unknown = shape_t::filled(0, 0);
+  index_t count = 1;
+  for (int i = std::min(start, an); i < an; ++i) {
+    unknown.push_back(at.shape()[i]);
+    count *= at.shape()[i];
+  }
+  if (at.size() != count * count)
+    throw linalg_error(
+        "Input arrays must satisfy the requirement             prod(a.shape[b.ndim:]) == "
+        "prod(a.shape[:b.ndim])");
+  ndarray<R, S> x = solve(at.reshape(shape_t{count, count}), bt.reshape(shape_t{bt.size()}));
+  return x.reshape(unknown);
+}
+
+// numpy.linalg.tensorinv(a, ind=2): the inverse of a as the matrix of its
+// first ind axes by the rest, shaped a.shape[ind:] + a.shape[:ind].
+template <Expression X>
+auto tensorinv(const X& a, int ind = 2) {
+  using R = cupp::detail::norm_input_t<X>;
+  using S = cupp::detail::norm_space_t<X>;
+  const ndarray<R, S> at = cupp::detail::product_operand<R, S>(a);
+  if (ind <= 0) throw value_error("Invalid ind argument.");
+  const int nd = at.ndim(), split = std::min(ind, nd);
+  shape_t inverse_shape = shape_t::filled(0, 0);
+  index_t rows = 1;
+  for (int i = split; i < nd; ++i) {
+    inverse_shape.push_back(at.shape()[i]);
+    rows *= at.shape()[i];
+  }
+  for (int i = 0; i < split; ++i) inverse_shape.push_back(at.shape()[i]);
+  if (rows == 0)
+    throw value_error("cannot reshape array of size " + std::to_string(at.size()) +
+                      " into shape (0,newaxis)");
+  ndarray<R, S> ia = inv(at.reshape(shape_t{rows, at.size() / rows}));
+  return ia.reshape(inverse_shape);
+}
+
+}  // namespace cupp::linalg
