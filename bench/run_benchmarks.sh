@@ -12,10 +12,10 @@
 # Environment:
 #   BENCH_SKIP="cupy compile"       steps to leave out (memory_pool transfer elementwise
 #                                   reduction indexing cupy cupy_elementwise cupy_reduction
-#                                   cupy_indexing compile)
+#                                   cupy_indexing compile linalg cupy_linalg)
 #   BENCH_MEMORY_POOL_ARGS, BENCH_TRANSFER_ARGS, BENCH_ELEMENTWISE_ARGS, BENCH_REDUCTION_ARGS,
 #   BENCH_INDEXING_ARGS, BENCH_CUPY_ARGS, BENCH_CUPY_ELEMENTWISE_ARGS, BENCH_CUPY_REDUCTION_ARGS,
-#   BENCH_CUPY_INDEXING_ARGS, BENCH_COMPILE_ARGS
+#   BENCH_CUPY_INDEXING_ARGS, BENCH_COMPILE_ARGS, BENCH_LINALG_ARGS, BENCH_CUPY_LINALG_ARGS
 #                                   extra arguments for each step (e.g. "--mib 512")
 #   BENCH_JOBS                      build parallelism (default: every core)
 # Exit status: 0 when every step ran or was skipped (77: no GPU / no CuPy),
@@ -99,7 +99,8 @@ BIN="$BUILD/bench"
 # --- runs ----------------------------------------------------------------------
 # Limits are generous safety nets; the expected times on an H100 are about
 # 70 s (memory_pool), 60 s (transfer), 45 s (cupy), 40 s (compile); reduction
-# and cupy_reduction well under a minute each (estimates, not yet measured).
+# and cupy_reduction well under a minute each (estimates, not yet measured);
+# linalg and cupy_linalg about a minute each (estimates, not yet measured).
 if [[ $built == 1 ]]; then
   # shellcheck disable=SC2086
   run_step memory_pool 150 "$BIN/bench_memory_pool" --json "$TMP/memory_pool.json" \
@@ -115,6 +116,8 @@ if [[ $built == 1 ]]; then
   # shellcheck disable=SC2086
   run_step indexing 200 "$BIN/bench_indexing" --json "$TMP/indexing.json" \
     ${BENCH_INDEXING_ARGS:-}
+  # shellcheck disable=SC2086
+  run_step linalg 200 "$BIN/bench_linalg" --json "$TMP/linalg.json" ${BENCH_LINALG_ARGS:-}
 fi
 # shellcheck disable=SC2086
 run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json" \
@@ -128,6 +131,9 @@ run_step cupy_reduction 200 python3 "$ROOT/bench/cupy_reduction.py" \
 # shellcheck disable=SC2086
 run_step cupy_indexing 200 python3 "$ROOT/bench/cupy_indexing.py" \
   --json "$TMP/cupy_indexing.json" ${BENCH_CUPY_INDEXING_ARGS:-}
+# shellcheck disable=SC2086
+run_step cupy_linalg 200 python3 "$ROOT/bench/cupy_linalg.py" \
+  --json "$TMP/cupy_linalg.json" ${BENCH_CUPY_LINALG_ARGS:-}
 # shellcheck disable=SC2086
 run_step compile 200 python3 "$ROOT/bench/compile_time/compile_time.py" \
   --json "$TMP/compile_time.json" ${BENCH_COMPILE_ARGS:-}
@@ -155,6 +161,7 @@ mp, tr, cu, ct, ew, cew = (load(n) for n in
                    "elementwise.json", "cupy_elementwise.json"))
 rd, crd = load("reduction.json"), load("cupy_reduction.json")
 ix, cix = load("indexing.json"), load("cupy_indexing.json")
+la, cla = load("linalg.json"), load("cupy_linalg.json")
 cupy_rows = {r["case"]: r for r in (cu or {}).get("results", [])}
 cupy_rows.update({r["case"]: r for r in (cew or {}).get("results", [])})
 
@@ -247,8 +254,29 @@ for r in (cix or {}).get("results", []):
         add(r["case"] + (".indexing_run" if r["case"] == "copy.f32" else ""), r["unit"], None,
             r["value"], False)
 
+# Linear algebra: ms per call, cupp's call (unchecked where CuPy does not
+# check; the ".checked" rows are NumPy's default) against CuPy's; the raw
+# vendor calls and the stacked product's bandwidth go to their own block.
+la_rows = {r["case"]: r for r in (cla or {}).get("results", [])}
+for r in (la or {}).get("results", []):
+    c = la_rows.get(r["case"])
+    figs = r["figures"]
+    for who, suffix in (("cupp", ""), ("cupp.checked", ".checked")):
+        if who in figs:
+            add(r["case"] + suffix, "ms", figs[who], c["ms"] if c else None, True)
+    x = r.get("extras", {})
+    if "cupp_of_copy_pct" in x:
+        add(r["case"] + ".of_copy_bw", "%", x["cupp_of_copy_pct"],
+            (c or {}).get("extras", {}).get("cupy_of_copy_pct"), False)
+shown = {x["case"] for x in (la or {}).get("results", [])}
+for r in (cla or {}).get("results", []):
+    if r["case"] not in shown:
+        add(r["case"], "ms", None, r["ms"], True)
+
 result = {
     "wall_seconds": wall,
+    "linalg": la,
+    "cupy_linalg": cla,
     "indexing": ix,
     "cupy_indexing": cix,
     "elementwise": ew,
@@ -267,7 +295,7 @@ with open(os.path.join(out, "results.json"), "w") as f:
 
 fmt = lambda v: "-" if v is None else (f"{v:.3f}" if v < 10 else f"{v:.1f}")
 lines = []
-dev = next(((r or {}).get("device") for r in (tr, mp, ew, rd, cu, cew, crd, ix, cix)
+dev = next(((r or {}).get("device") for r in (tr, mp, ew, rd, cu, cew, crd, ix, cix, la, cla)
             if (r or {}).get("device")), "?")
 lines.append(f"== cupp vs CuPy on {dev} (speedup > 1: cupp is better; "
              f"us/pair and MiB: lower is better, GB/s: higher) ==")
@@ -287,6 +315,29 @@ if crd:
                 None)
     lines.append(f"CuPy reductions: accelerators {crd.get('accelerators')}; sum_xy.f32's CuPy "
                  f"figure is {best}")
+if la:
+    lines.append("")
+    lines.append("== linear algebra, ms per call: cupp, the raw vendor call(s), CuPy; cupp/vendor "
+                 "near 1 is the aim ==")
+    lines.append(f"{'case':26s} {'cupp':>9s} {'checked':>9s} {'vendor':>9s} {'CuPy':>9s} "
+                 f"{'cupp/vendor':>11s}  vendor call")
+    for r in la.get("results", []):
+        figs = dict(r["figures"])
+        mine = figs.pop("cupp", None)
+        checked = figs.pop("cupp.checked", None)
+        figs = {k: v for k, v in figs.items() if not k.startswith("copy")}
+        best = min(figs.items(), key=lambda kv: kv[1]) if figs else (None, None)
+        c = la_rows.get(r["case"])
+        ratio = "-" if not (mine and best[1]) else "%.2f" % (mine / best[1])
+        lines.append(f"{r['case']:26s} {fmt(mine):>9s} {fmt(checked):>9s} {fmt(best[1]):>9s} "
+                     f"{fmt(c['ms'] if c else None):>9s} {ratio:>11s}  {best[0] or '-'}"
+                     + "".join(f"; {k} {fmt(v)}" for k, v in figs.items() if k != best[0]))
+        extras = dict(r.get("extras", {}))
+        extras.update({k: v for k, v in ((c or {}).get("extras") or {}).items()
+                       if k.startswith("cupy_")})
+        if extras:
+            lines.append(f"{'':26s} " + ", ".join(
+                f"{k} {v:.3g}" if abs(v) < 1e-2 else f"{k} {fmt(v)}" for k, v in extras.items()))
 if ct:
     lines.append("compile time (median s): " + ", ".join(
         f"{r['case']} {r['value']:.2f}" for r in ct.get("results", [])))

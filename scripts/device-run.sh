@@ -45,7 +45,7 @@ if [ "$mode" = run ]; then
   scripts/setup.sh >"$OUT/build.log" 2>&1
   cmake -S "$root" -B "$CUPP_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCUPP_BUILD_BENCHMARKS=OFF >>"$OUT/build.log" 2>&1
-  timeout "${BUILD_TIMEOUT:-540}" cmake --build "$CUPP_BUILD_DIR" -j "$(ncores)" --target "$@" \
+  timeout "${BUILD_TIMEOUT:-540}" cmake --build "$CUPP_BUILD_DIR" -j "$(ncores)" --target "$@" -- -k 0 \
     >>"$OUT/build.log" 2>&1
   echo "build: rc=$?, $(( $(date +%s) - start )) s"
   grep -E "error" "$OUT/build.log" | head -20
