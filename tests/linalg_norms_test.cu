@@ -182,10 +182,16 @@ void check_array(const cupp::ndarray<R, S>& got, const expected_array& want, dou
   }
 }
 
-// Runs `call` and compares with the case's result or error.
+bool expects_error(const case_line& c) {
+  return c.expect.rfind("err ", 0) == 0;
+}
+
+// Runs `call` and compares with the case's result or error. A call that
+// returns where NumPy raises is reported here; it must then not parse the
+// error text as a result.
 template <class F>
 void check_outcome(const case_line& c, F&& call) {
-  if (c.expect.rfind("err ", 0) == 0) {
+  if (expects_error(c)) {
     const std::string rest = c.expect.substr(4);
     const std::string kind = rest.substr(0, rest.find(' '));
     const std::string message = rest.substr(rest.find(' ') + 1);
@@ -236,12 +242,12 @@ void run_norm_case(const case_line& c) {
         if constexpr (std::is_same_v<T, double> || std::is_same_v<T, cupp::complex64>) {
           if (l == layout::expression) {
             const auto r = compute(T(0) - (T(0) - a));
-            check_array(r, expected_of(c.expect.substr(3)), tol);
+            if (!expects_error(c)) check_array(r, expected_of(c.expect.substr(3)), tol);
             return;
           }
         }
         const auto r = compute(a);
-        check_array(r, expected_of(c.expect.substr(3)), tol);
+        if (!expects_error(c)) check_array(r, expected_of(c.expect.substr(3)), tol);
       });
     }
   }
@@ -252,33 +258,34 @@ void run_solver_case(const case_line& c) {
   const double tol = tolerance(c.dtype) * 1e3;  // condition numbers up to ~1e3
   const array<T> a = on_space(input<T>(c.inputs[0]));
   const auto parts = split(c.expect.substr(3), " ; ");
+  const bool compare = !expects_error(c);
   check_outcome(c, [&] {
     if (c.func == "cond") {
       const auto r = cupp::linalg::cond(a, ord_of(c.ord));
-      check_array(r, expected_of(parts[0]), tol, true);
+      if (compare) check_array(r, expected_of(parts[0]), tol, true);
     } else if (c.func == "matrix_rank") {
       const auto r = cupp::linalg::matrix_rank(a);
-      check_array(r, expected_of(parts[0]), 0);
+      if (compare) check_array(r, expected_of(parts[0]), 0);
     } else if (c.func == "pinv_rtol") {
       const auto r = cupp::linalg::pinv(a, cupp::linalg::rtol{});
-      check_array(r, expected_of(parts[0]), tol);
+      if (compare) check_array(r, expected_of(parts[0]), tol);
     } else if (c.func == "pinv") {
       const auto r = cupp::linalg::pinv(a);
-      check_array(r, expected_of(parts[0]), tol);
+      if (compare) check_array(r, expected_of(parts[0]), tol);
     } else if (c.func == "lstsq") {
       const array<T> b = on_space(input<T>(c.inputs[1]));
       const auto [x, residuals, rank, s] = cupp::linalg::lstsq(a, b);
-      check_array(x, expected_of(parts[0]), tol);
-      check_array(residuals, expected_of(parts[1]), tol);
-      BOOST_TEST(rank == static_cast<index_t>(expected_of(parts[2]).values.at(0)));
-      check_array(s, expected_of(parts[3]), tol);
+      if (compare) check_array(x, expected_of(parts[0]), tol);
+      if (compare) check_array(residuals, expected_of(parts[1]), tol);
+      if (compare) BOOST_TEST(rank == static_cast<index_t>(expected_of(parts[2]).values.at(0)));
+      if (compare) check_array(s, expected_of(parts[3]), tol);
     } else if (c.func == "tensorsolve") {
       const array<T> b = on_space(input<T>(c.inputs[1]));
       const auto r = cupp::linalg::tensorsolve(a, b, axis_of(c.axis));
-      check_array(r, expected_of(parts[0]), tol);
+      if (compare) check_array(r, expected_of(parts[0]), tol);
     } else if (c.func == "tensorinv") {
       const auto r = cupp::linalg::tensorinv(a, static_cast<int>(std::stod(c.ord)));
-      check_array(r, expected_of(parts[0]), tol);
+      if (compare) check_array(r, expected_of(parts[0]), tol);
     }
   });
 }

@@ -328,6 +328,51 @@ BOOST_AUTO_TEST_CASE(empty_matrices) {
   BOOST_TEST(h.S.shape() == shape_t{0});
 }
 
+// NumPy's gesdd fails on a NaN input: svd and svdvals raise "SVD did not
+// converge" (cuSOLVER reports nothing: cupp checks the singular values),
+// for the batched and the one-at-a-time device paths alike; an unchecked
+// scope returns without an error.
+template <class T>
+void check_nan_input() {
+  const auto message = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const cupp::linalg_error& e) {
+      return e.what();
+    }
+    return "(no linalg_error)";
+  };
+  const shape_t shapes[] = {{1, 1}, {2, 2}, {3, 4}, {4, 3}, {3, 2, 3}, {40, 36}};
+  for (const shape_t& sh : shapes) {
+    BOOST_TEST_CONTEXT(cupp::detail::np_shape(sh)) {
+      auto h = cupp::host::ones<T>(sh).eval();
+      for (index_t i = 0; i < h.size(); ++i) h.data()[i] = T(static_cast<double>(i % 7) + 1.0);
+      h.data()[h.size() - 1] = T(std::numeric_limits<double>::quiet_NaN());
+      const array<T> a = on_space(h);
+      BOOST_TEST(message([&] { cupp::linalg::svd(a); }) == "SVD did not converge");
+      BOOST_TEST(message([&] { cupp::linalg::svd(a, false); }) == "SVD did not converge");
+      BOOST_TEST(message([&] { cupp::linalg::svdvals(a); }) == "SVD did not converge");
+      {
+        cupp::linalg::unchecked scope;
+        BOOST_TEST(message([&] { cupp::linalg::svdvals(a); }) == "(no linalg_error)");
+        const auto [U, S, Vh] = cupp::linalg::svd(a);
+        if constexpr (std::is_same_v<cupp_test::space, cupp::host_space>) {
+          // gesdd writes nothing for a NaN matrix: NumPy's NaN results.
+          const auto s = values_of(to_host(S));
+          BOOST_TEST(std::isnan(s.back().real()));
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(nan_input) {
+  check_nan_input<float>();
+  check_nan_input<double>();
+  check_nan_input<cupp::complex64>();
+  check_nan_input<cupp::complex128>();
+}
+
 BOOST_AUTO_TEST_CASE(errors) {
   const array<double> v = on_space(cupp::host::ones<double>(shape_t{3}).eval());
   const auto message = [](auto&& call) -> std::string {

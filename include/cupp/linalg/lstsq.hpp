@@ -103,7 +103,14 @@ lstsq_parts<D, S> lstsq_2d(const ndarray<D, S>& a, const ndarray<D, S>& b, doubl
         cupp::array_leaf<D, S>{work(slice(0, k), slice(n, m))}, cupp::detail::axis_bit(1), false);
   } else {
     // x = V diag(1/s, where s > rcond * s_max) U^H b, as gelsd's rank rule.
-    auto [u, s, vh] = svd(a, false, true, false);
+    // svd's failure (a NaN in a) is reported with NumPy's lstsq message.
+    svd_result<D, S> factors;
+    try {
+      factors = svd(a, false, true, false);
+    } catch (const linalg_error&) {
+      throw linalg_error("SVD did not converge in Linear Least Squares");
+    }
+    auto& [u, s, vh] = factors;
     p.s = s;
     const ndarray<double, S> smax = cupp::detail::reduce_norm<double, cupp::detail::vnorm::max_abs>(
         cupp::array_leaf<double, S>{s}, cupp::detail::axis_bit(0), true);

@@ -39,16 +39,19 @@ auto* lapack_ptr(T* p) {
     return p;
 }
 
+// LAPACKE's _work entry points: they pass NaN on to LAPACK as NumPy does
+// (the checking ones refuse a NaN input with a negative info before
+// LAPACK runs), so that a NaN matrix gives NaN results.
 #define CUPP_LAPACKE_BY_TYPE(T, name, ...)           \
   [&] {                                              \
     if constexpr (std::is_same_v<T, float>)          \
-      return LAPACKE_s##name(__VA_ARGS__);           \
+      return LAPACKE_s##name##_work(__VA_ARGS__);    \
     else if constexpr (std::is_same_v<T, double>)    \
-      return LAPACKE_d##name(__VA_ARGS__);           \
+      return LAPACKE_d##name##_work(__VA_ARGS__);    \
     else if constexpr (std::is_same_v<T, complex64>) \
-      return LAPACKE_c##name(__VA_ARGS__);           \
+      return LAPACKE_c##name##_work(__VA_ARGS__);    \
     else                                             \
-      return LAPACKE_z##name(__VA_ARGS__);           \
+      return LAPACKE_z##name##_work(__VA_ARGS__);    \
   }()
 
 // LU factors of `count` C-order n x n matrices at a, in place; the pivots
@@ -91,15 +94,28 @@ void host_getrs(const T* a, const std::vector<lapack_int>& piv, index_t a_count,
 template <class T>
 void host_getri(T* a, const std::vector<lapack_int>& piv, const std::vector<int>& info, index_t n,
                 index_t count) {
+  if (count == 0 || n == 0) return;
   const auto ni = static_cast<lapack_int>(n);
+  T query{};
+  lapack_int r = CUPP_LAPACKE_BY_TYPE(T, getri, LAPACK_COL_MAJOR, ni, lapack_ptr(a), ni, piv.data(),
+                                      lapack_ptr(&query), -1);
+  int status = static_cast<int>(r);
+  throw_on_info(&status, 1, "Singular matrix", "?getri");
+  lapack_int lwork;
+  if constexpr (is_complex_type_v<T>)
+    lwork = static_cast<lapack_int>(query.real());
+  else
+    lwork = static_cast<lapack_int>(query);
+  std::vector<T> work(static_cast<std::size_t>(std::max<lapack_int>(lwork, std::max(ni, 1))));
   for (index_t m = 0; m < count; ++m) {
     if (info[static_cast<std::size_t>(m)] != 0) {
       const auto nan = std::numeric_limits<lapack_real_t<T>>::quiet_NaN();
       std::fill(a + m * n * n, a + (m + 1) * n * n, T(nan));
       continue;
     }
-    const lapack_int r = CUPP_LAPACKE_BY_TYPE(T, getri, LAPACK_COL_MAJOR, ni,
-                                              lapack_ptr(a + m * n * n), ni, piv.data() + m * n);
+    r = CUPP_LAPACKE_BY_TYPE(T, getri, LAPACK_COL_MAJOR, ni, lapack_ptr(a + m * n * n), ni,
+                             piv.data() + m * n, lapack_ptr(work.data()),
+                             static_cast<lapack_int>(work.size()));
     const int i = static_cast<int>(r);
     throw_on_info(&i, 1, "Singular matrix", "?getri");
   }

@@ -126,6 +126,26 @@ __global__ void svd_adjoint_kernel(const R* src, R* dst, index_t n) {
     dst[i + j * n] = src[j + i * n];
 }
 
+// cuSOLVER reports no failure for a NaN input: its singular values come
+// out NaN (or garbage) with info 0. NumPy's gesdd fails on NaN ("SVD did not
+// converge"), so a NaN among a matrix's q values marks its info as not
+// converged, read back with the solver's own info (no extra sync).
+template <class Re>
+__global__ void svd_flag_nan_kernel(const Re* s, index_t q, index_t total, int* info) {
+  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < total && s[t] != s[t]) info[t / q] = 1;
+}
+
+template <class Re>
+void flag_nan_singular_values(const Re* s, index_t q, index_t count, int* info,
+                              cudaStream_t stream) {
+  if (!linalg::checks_errors()) return;
+  const index_t total = q * count;
+  const unsigned blocks = static_cast<unsigned>((total + 255) / 256);
+  svd_flag_nan_kernel<Re><<<blocks, 256, 0, stream>>>(s, q, total, info);
+  cuda::check(cudaGetLastError(), "svd_flag_nan_kernel");
+}
+
 // A stack of `count` tall p x q matrices at `a` (overwritten). Writes the
 // singular values (q per matrix, descending) at `s` and, when `vectors`,
 // Ux at `u` (p x ucols each, ld p) and Vx at `v` (q x q each). ucols is p
@@ -159,6 +179,7 @@ void device_svd_tall(R* a, lapack_real_t<R>* s, R* u, R* v, index_t count, index
                                   static_cast<R*>(ws.device_ptr()), lwork, info, params.info,
                                   static_cast<int>(count)),
                 "cusolverDn<t>gesvdjBatched");
+    flag_nan_singular_values(s, q, count, info, stream);
     check_device_info(info, count, device, "SVD did not converge", "gesvdjBatched");
     return;
   }
@@ -233,6 +254,7 @@ void device_svd_tall(R* a, lapack_real_t<R>* s, R* u, R* v, index_t count, index
       if (!gesvdp_result_accepted(err_sigma)) run_gesvd(b, matrix);
     }
   }
+  flag_nan_singular_values(s, q, count, info, stream);
   check_device_info(info, count, device, "SVD did not converge",
                     complete_u || values_by_gesvd ? "gesvd" : "gesvdp");
 }
