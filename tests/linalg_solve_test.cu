@@ -373,4 +373,141 @@ BOOST_AUTO_TEST_CASE(numerical_errors) {
              }) == "Matrix is not positive definite");
 }
 
+// NumPy's LU and Cholesky routines take a NaN matrix without an error: its
+// inverse, solution and determinant are NaN (all of the matrix's entries),
+// the other matrices of the stack untouched; cholesky of a NaN pivot gives
+// NaN factors, not "Matrix is not positive definite".
+template <class T>
+void check_nan_input() {
+  const auto nan = std::numeric_limits<double>::quiet_NaN();
+  auto h = cupp::host::zeros<T>(shape_t{2, 2, 2}).eval();
+  const double values[] = {2, 0, 0, 2, 1, nan, 2, 3};
+  for (index_t i = 0; i < 8; ++i) h.data()[i] = T(values[i]);
+  const auto a = on_space(h);
+  const auto is_nan = [](const cplx& v) { return std::isnan(v.real()) || std::isnan(v.imag()); };
+  const auto inv = values_of(to_host(la::inv(a)));
+  for (index_t i = 0; i < 4; ++i) BOOST_TEST(inv[i] == (i % 3 == 0 ? cplx(0.5) : cplx(0)));
+  for (index_t i = 4; i < 8; ++i) BOOST_TEST(is_nan(inv[i]), "inv element " << i);
+  const auto x = values_of(to_host(la::solve(a, constant<T>({2}, 1))));
+  BOOST_TEST(x[0] == cplx(0.5));
+  BOOST_TEST(x[1] == cplx(0.5));
+  BOOST_TEST(is_nan(x[2]));
+  BOOST_TEST(is_nan(x[3]));
+  const auto d = values_of(to_host(la::det(a)));
+  BOOST_TEST(d[0] == cplx(4));
+  BOOST_TEST(is_nan(d[1]));
+  const auto [sign, logabs] = la::slogdet(a);
+  BOOST_TEST(std::isnan(static_cast<double>(to_host(logabs).to_vector()[1])));
+  for (index_t i = 0; i < 8; ++i) h.data()[i] = T(i == 4 ? nan : values[i % 4]);
+  const auto c = values_of(to_host(la::cholesky(on_space(h))));
+  BOOST_TEST(std::abs(c[0] - std::sqrt(2.0)) < 1e-6);
+  BOOST_TEST(is_nan(c[4]));
+  BOOST_TEST(c[5] == cplx(0));
+}
+
+BOOST_AUTO_TEST_CASE(nan_input) {
+  check_nan_input<double>();
+  check_nan_input<cupp::complex64>();
+}
+
+// The small-matrix kernels' branches against LAPACK on host arrays: a read
+// through the staged tile (C-order and transposed dense stacks), in place
+// (F order, strided, broadcast), several blocks with a partial last one,
+// orders whose tile does not fit (8 x 8 complex128).
+template <class R>
+void check_small_paths(index_t count, index_t n) {
+  BOOST_TEST_CONTEXT("small paths " << count << " x " << n << " x " << n) {
+    const double tol = 2000.0 * static_cast<double>(n) * eps<R>();
+    auto h = noise<R>({count, n, n}, 11);
+    for (index_t m = 0; m < count; ++m)
+      for (index_t i = 0; i < n; ++i) h.data()[(m * n + i) * n + i] += R(1);
+    const auto hb = noise<R>({count, n, 2}, 5);
+    const cupp::host::ndarray<R> want_inv = la::inv(h), want_x = la::solve(h, hb),
+                                 want_det = la::det(h);
+    for (int layout = 0; layout < 4; ++layout) {
+      BOOST_TEST_CONTEXT("layout " << layout) {
+        const auto a = in_layout(h, layout);
+        expect_close(la::inv(a), want_inv, tol, "inv");
+        expect_close(la::solve(a, on_space(hb)), want_x, tol, "solve");
+        expect_close(la::det(a), want_det, tol, "det");
+        cupp::linalg::unchecked scope;
+        expect_close(la::inv(a), want_inv, tol, "inv unchecked");
+      }
+    }
+    // One matrix for the whole stack.
+    auto one = noise<R>({n, n}, 13);
+    for (index_t i = 0; i < n; ++i) one.data()[i * n + i] += R(2);
+    const auto wide = cupp::broadcast_to(on_space(one), shape_t{count, n, n});
+    expect_close(
+        la::inv(wide),
+        cupp::host::ndarray<R>(cupp::broadcast_to(la::inv(one), shape_t{count, n, n}).copy()), tol,
+        "inv broadcast");
+    // A singular matrix in the last, partial block.
+    auto hs = h.copy();
+    for (index_t i = 0; i < n * n; ++i) hs.data()[(count - 1) * n * n + i] = R(0);
+    BOOST_TEST(cupp_test::message_of([&] { la::inv(on_space(hs)); }) == "Singular matrix");
+    BOOST_CHECK_NO_THROW(la::inv(on_space(h)));  // the status word is cleared again
+  }
+}
+
+// cholesky's copies (tiled from n = 32, transposing or not, else element by
+// element; batched potrf up to 128, a loop beyond), lower and upper, on
+// inputs whose other triangle is garbage that must not be read.
+template <class R>
+void check_cholesky_paths(index_t count, index_t n) {
+  BOOST_TEST_CONTEXT("cholesky paths " << count << " x " << n << " x " << n) {
+    const double tol = 200.0 * static_cast<double>(n) * eps<R>();
+    const auto b = noise<R>({count, n, n}, 3);
+    const auto bv = values_of(b);
+    auto lower = cupp::host::empty<R>({count, n, n}), upper = lower.copy();
+    for (index_t m = 0; m < count; ++m)
+      for (index_t i = 0; i < n; ++i)
+        for (index_t j = 0; j < n; ++j) {
+          cplx s = i == j ? static_cast<double>(n) : 0.0;
+          for (index_t l = 0; l < n; ++l)
+            s += bv[(m * n + i) * n + l] * std::conj(bv[(m * n + j) * n + l]);
+          const index_t e = (m * n + i) * n + j;
+          const cplx junk(1e3 + static_cast<double>(e), -7.0);
+          const cplx lo = j <= i ? s : junk, up = j >= i ? s : junk;
+          if constexpr (cupp::detail::is_complex_type_v<R>) {
+            lower.data()[e] = R(lo.real(), lo.imag());
+            upper.data()[e] = R(up.real(), up.imag());
+          } else {
+            lower.data()[e] = static_cast<R>(lo.real());
+            upper.data()[e] = static_cast<R>(up.real());
+          }
+        }
+    const cupp::host::ndarray<R> want_l = la::cholesky(lower), want_u = la::cholesky(upper, true);
+    for (int layout = 0; layout < 4; ++layout) {
+      BOOST_TEST_CONTEXT("layout " << layout) {
+        const auto a = in_layout(lower, layout);
+        const auto l = la::cholesky(a);
+        expect_close(l, want_l, tol, "cholesky");
+        const auto lv = values_of(to_host(l));
+        for (index_t e = 0; e < l.size(); ++e)
+          if (e % n > e / n % n) BOOST_TEST(lv[e] == cplx(0), "L element " << e);
+        BOOST_TEST((values_of(to_host(a)) == values_of(lower)));
+        const auto u = la::cholesky(in_layout(upper, layout), true);
+        expect_close(u, want_u, tol, "cholesky upper");
+        const auto uv = values_of(to_host(u));
+        for (index_t e = 0; e < u.size(); ++e)
+          if (e % n < e / n % n) BOOST_TEST(uv[e] == cplx(0), "U element " << e);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(device_paths) {
+  check_small_paths<float>(300, 4);
+  check_small_paths<double>(300, 3);
+  check_small_paths<float>(300, 8);
+  check_small_paths<cupp::complex128>(130, 8);
+  check_small_paths<double>(5, 1);
+  check_cholesky_paths<double>(1, 40);
+  check_cholesky_paths<cupp::complex64>(1, 33);
+  check_cholesky_paths<float>(3, 5);
+  check_cholesky_paths<cupp::complex128>(2, 64);
+  check_cholesky_paths<double>(2, 130);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

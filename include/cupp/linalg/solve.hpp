@@ -272,21 +272,40 @@ ndarray<R, S> cholesky_array(const ndarray<R, S>& a, bool upper) {
   constexpr bool on_device = std::is_same_v<S, device_space>;
   check_stacked_square(a.shape());
   const index_t n = a.shape()[a.ndim() - 1], count = stack_count(a.shape());
-  ndarray<R, S> c = a.copy();
-  if (c.size() == 0) return c;
   if constexpr (on_device) {
 #if defined(__CUDACC__)
+    if (a.size() == 0) return ndarray<R, S>(a.shape());
     check_current_device(a.device_id());
-    const cuda::memory_ptr info = device_potrf(c.data(), n, count, upper, c.device_id());
-    check_device_info(static_cast<const int*>(info.get()), count, c.device_id(),
+    // One pass copies a into storage that potrf reads with its lower
+    // triangle (the fast one) and zeroes the other: each matrix in column
+    // major for L (returned as the transposed view of it, no second copy),
+    // in C order for U (= the transpose of conj(A)'s L, which column major
+    // reads there).
+    strides_t ea;
+    const ndarray<R, S> src = with_element_strides(a, ea);
+    const shape_t batch = leading_axes(src.shape(), 2);
+    index_t st[3][max_ndim] = {};
+    batch_strides_of(src.shape(), ea, 2, batch.size(), st[0]);
+    const index_t ars = ea[src.ndim() - 2], acs = ea[src.ndim() - 1];
+    ndarray<R, S> c(a.shape());
+    const int dev = c.device_id();
+    device_triangle_copy(src.data(), c.data(), n, count, make_stack_walk(batch, st),
+                         upper ? ars : acs, upper ? acs : ars,
+                         cuda::detail::current_stream_impl(dev)->handle);
+    const cuda::memory_ptr info = device_potrf(c.data(), n, count, dev);
+    check_device_info(static_cast<const int*>(info.get()), count, dev,
                       "Matrix is not positive definite", "potrf");
+    return upper ? c : c.swapaxes(-1, -2);
 #else
     CUPP_NEEDS_NVCC(R);
 #endif
   } else {
 #if CUPP_HAVE_HOST_BLAS
+    ndarray<R, S> c = a.copy();
+    if (c.size() == 0) return c;
     const std::vector<int> info = host_potrf(c.data(), n, count, upper);
     check_host_info(info.data(), count, "Matrix is not positive definite", "?potrf");
+    return c;
 #else
     static_assert(dependent_false<R>,
                   "cupp::linalg::cholesky of host arrays needs LAPACKE: link cupp::linalg on a "
@@ -294,7 +313,6 @@ ndarray<R, S> cholesky_array(const ndarray<R, S>& a, bool upper) {
                   "liblapacke-dev)");
 #endif
   }
-  return c;
 }
 
 }  // namespace detail

@@ -151,21 +151,30 @@ __device__ inline void small_matrix_one(const T* __restrict__ a, const T* __rest
                                         T* __restrict__ x, lapack_real_t<T>* __restrict__ x2, int n,
                                         index_t k, const small_core& c, const stack_walk& w,
                                         int* status, bool staged, index_t pitch, T* tile,
-                                        index_t m) {
+                                        bool staged_in, index_t m) {
   using Re = lapack_real_t<T>;
   {  // (one matrix)
     index_t off[3];
     stack_offsets(w, m, off);
+    // Staged: the thread's matrix is its slot of the tile (a dense block
+    // with the same core strides), which its results overwrite only after
+    // this read.
+    const T* am = staged_in ? tile : a + off[0];
     T lu[Max][Max];
     int piv[Max];
 #pragma unroll
     for (int i = 0; i < Max; ++i)
 #pragma unroll
       for (int j = 0; j < Max; ++j)
-        lu[i][j] = i < n && j < n ? a[off[0] + i * c.ars + j * c.acs] : T(i == j ? 1 : 0);
+        lu[i][j] = i < n && j < n ? am[i * c.ars + j * c.acs] : T(i == j ? 1 : 0);
     const bool singular = lu_registers(lu, piv);
     if constexpr (Op == small_op::inv || Op == small_op::solve) {
-      if (singular && status) atomicOr(status, 1);
+      // Every writer stores the same 1, so a plain store is enough (the
+      // word may be mapped host memory, where atomics need not be), and one
+      // lane per warp stores it.
+      const unsigned flagged = __ballot_sync(__activemask(), singular);
+      if (singular && status && static_cast<int>(threadIdx.x % 32) == __ffs(flagged) - 1)
+        *static_cast<volatile int*>(status) = 1;
       const index_t columns = Op == small_op::inv ? n : k;
       for (index_t col = 0; col < columns; ++col) {
         T v[Max];
@@ -220,41 +229,84 @@ __device__ inline void small_matrix_one(const T* __restrict__ a, const T* __rest
 
 inline constexpr unsigned small_matrix_threads = 128;
 
+// Copies `live` elements from src into tile, element e of the block's run
+// going to tile[(e / size) * pitch + e % size]; the thread steps (e / size,
+// e % size) along instead of dividing for every element.
+template <class T>
+__device__ inline void tile_from_run(const T* __restrict__ src, T* tile, unsigned live,
+                                     unsigned size, unsigned pitch) {
+  const unsigned step = blockDim.x, dq = step / size, dr = step % size;
+  unsigned q = threadIdx.x / size, r = threadIdx.x % size;
+#pragma unroll 4
+  for (unsigned e = threadIdx.x; e < live; e += step) {
+    tile[q * pitch + r] = src[e];
+    q += dq;
+    r += dr;
+    if (r >= size) {
+      r -= size;
+      ++q;
+    }
+  }
+}
+
+// The converse: tile slots out to a contiguous run.
+template <class T>
+__device__ inline void run_from_tile(const T* tile, T* __restrict__ dst, unsigned live,
+                                     unsigned size, unsigned pitch) {
+  const unsigned step = blockDim.x, dq = step / size, dr = step % size;
+  unsigned q = threadIdx.x / size, r = threadIdx.x % size;
+#pragma unroll 4
+  for (unsigned e = threadIdx.x; e < live; e += step) {
+    dst[e] = tile[q * pitch + r];
+    q += dq;
+    r += dr;
+    if (r >= size) {
+      r -= size;
+      ++q;
+    }
+  }
+}
+
 // b is read for solve only; x2 (the logarithms) for slogdet only. status
 // (may be null) is set to 1 when a matrix of inv or solve is singular.
 //
-// The results of inv and solve (n x k each, C order, matrix m at m n k)
-// go, with `staged`, through shared memory (each thread's matrix `pitch`
-// elements apart, odd against bank conflicts), so that the block's
-// consecutive matrices are written as one coalesced range instead of one
-// element of each thread's matrix per store.
+// Both ends go through shared memory (each thread's matrix a slot of
+// `pitch` elements, odd against bank conflicts) where they can, so that
+// the block's consecutive matrices move as one coalesced range instead of
+// one element of each thread's matrix per access: with `staged_in` (a's
+// matrices dense blocks of n n elements, one after another) the block's
+// matrices are read that way, with `staged` the results of inv and solve
+// (n x k each, C order, matrix m at m n k) are written that way. A thread
+// reads its slot whole before it writes its results there.
 template <small_op Op, int Max, class T>
 __global__ void __launch_bounds__(small_matrix_threads)
     small_matrix_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ x,
                         lapack_real_t<T>* __restrict__ x2, int n, index_t k, small_core c,
-                        stack_walk w, int* status, bool staged, index_t pitch) {
+                        stack_walk w, int* status, bool staged, bool staged_in, index_t pitch) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* tile = reinterpret_cast<T*>(shared_bytes);
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
+  const unsigned nn = static_cast<unsigned>(n * n), nk = static_cast<unsigned>(n * k),
+                 p = static_cast<unsigned>(pitch);
   for (index_t base = static_cast<index_t>(blockIdx.x) * blockDim.x; base < w.count; base += step) {
     const index_t m = base + threadIdx.x;
+    const unsigned rows = static_cast<unsigned>(
+        w.count - base < static_cast<index_t>(blockDim.x) ? w.count - base : blockDim.x);
+    if (staged_in) {
+      tile_from_run(a + base * nn, tile, rows * nn, nn, p);
+      __syncthreads();
+    }
     if (m < w.count)
       small_matrix_one<Op, Max>(a, b, x, x2, n, k, c, w, status, staged, pitch,
-                                tile + threadIdx.x * pitch, m);
+                                tile + threadIdx.x * pitch, staged_in, m);
     if constexpr (Op == small_op::inv || Op == small_op::solve) {
       if (staged) {
         __syncthreads();
-        const index_t nk = static_cast<index_t>(n) * k;
-        const index_t rows = w.count - base < static_cast<index_t>(blockDim.x)
-                                 ? w.count - base
-                                 : static_cast<index_t>(blockDim.x);
-        const index_t live = rows * nk;
-        T* out = x + base * nk;
-        for (index_t e = threadIdx.x; e < live; e += blockDim.x)
-          out[e] = tile[(e / nk) * pitch + e % nk];
-        __syncthreads();
+        run_from_tile(tile, x + base * nk, rows * nk, nk, p);
       }
     }
+    // The tile is read out before the next round overwrites it.
+    if (staged || staged_in) __syncthreads();
   }
 }
 
@@ -265,41 +317,93 @@ void launch_small_matrix(const T* a, const T* b, T* x, lapack_real_t<T>* x2, ind
                          cudaStream_t stream) {
   if (w.count == 0) return;
   constexpr unsigned threads = small_matrix_threads;
+  constexpr bool writes_matrices = Op == small_op::inv || Op == small_op::solve;
   const auto blocks =
       static_cast<unsigned>(std::min<index_t>((w.count + threads - 1) / threads, index_t{1} << 20));
-  // Staging needs the results C-ordered (they are: fresh arrays) and a
-  // tile within the 48 KiB a launch gets without opting in.
-  const index_t pitch = (n * k) | 1;
-  const std::size_t bytes = static_cast<std::size_t>(threads * pitch) * sizeof(T);
-  const bool staged = (Op == small_op::inv || Op == small_op::solve) && bytes <= (48u << 10);
-  const std::size_t shared = staged ? bytes : 0;
+  // Staging the results needs them C-ordered (they are: fresh arrays),
+  // staging a needs its matrices dense and back to back (any order within
+  // one: the slot keeps a's core strides); both share one tile within the
+  // 48 KiB a launch gets without opting in, the results' staging first.
+  const index_t nn = n * n;
+  const bool dense_a = (w.nb == 0 || (w.nb == 1 && w.st[0][0] == nn)) &&
+                       (n == 1 || (c.ars == n && c.acs == 1) || (c.ars == 1 && c.acs == n));
+  const auto fits = [&](index_t pitch) {
+    return static_cast<std::size_t>(threads * pitch) * sizeof(T) <= (48u << 10);
+  };
+  bool staged = writes_matrices, staged_in = dense_a;
+  index_t pitch = std::max(staged ? n * k : 0, staged_in ? nn : 0) | 1;
+  if (!fits(pitch)) {
+    staged_in = false;
+    pitch = (n * k) | 1;
+    staged = staged && fits(pitch);
+  }
+  if (!staged_in && !staged) pitch = 1;
+  const std::size_t shared =
+      staged || staged_in ? static_cast<std::size_t>(threads * pitch) * sizeof(T) : 0;
   if (n <= 4)
     small_matrix_kernel<Op, 4, T><<<blocks, threads, shared, stream>>>(
-        a, b, x, x2, static_cast<int>(n), k, c, w, status, staged, pitch);
+        a, b, x, x2, static_cast<int>(n), k, c, w, status, staged, staged_in, pitch);
   else
     small_matrix_kernel<Op, 8, T><<<blocks, threads, shared, stream>>>(
-        a, b, x, x2, static_cast<int>(n), k, c, w, status, staged, pitch);
+        a, b, x, x2, static_cast<int>(n), k, c, w, status, staged, staged_in, pitch);
   cuda::check_last_launch("cupp::linalg small-matrix kernel");
 }
 
+// A page-locked word mapped into the devices' address space, which the
+// kernels write and the host reads after the stream's work: no memset
+// before the launch and no copy after it. One per host thread and device
+// (a thread waits for its kernel before it reuses its word), kept for the
+// thread's life; null where the driver gives no mapped memory.
+struct mapped_status {
+  int* host = nullptr;
+  int* device = nullptr;
+};
+
+inline mapped_status mapped_status_word(int device) {
+  thread_local mapped_status words[cuda::max_devices];
+  thread_local bool tried[cuda::max_devices] = {};
+  if (!tried[device]) {
+    tried[device] = true;
+    void* h = nullptr;
+    void* d = nullptr;
+    if (cudaHostAlloc(&h, sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable) !=
+            cudaSuccess ||
+        cudaHostGetDevicePointer(&d, h, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      if (h) (void)cudaFreeHost(h);
+      return {};
+    }
+    words[device] = {static_cast<int*>(h), static_cast<int*>(d)};
+  }
+  return words[device];
+}
+
 // launch_small_matrix on the device's current stream, with its status read
-// (one synchronisation) unless a cupp::linalg::unchecked scope is active:
-// all matrices write one word, so the check copies 4 bytes whatever the
-// stack's size.
+// unless a cupp::linalg::unchecked scope is active: all matrices write one
+// word, which costs the check one wait for the stream (and, without mapped
+// memory, a memset and a 4-byte copy).
 template <small_op Op, class T>
 void run_small_matrix(const T* a, const T* b, T* x, lapack_real_t<T>* x2, index_t n, index_t k,
                       const small_core& c, const stack_walk& w, int device) {
   cudaStream_t stream = cuda::detail::current_stream_impl(device)->handle;
   constexpr bool can_fail = Op == small_op::inv || Op == small_op::solve;
-  cuda::memory_ptr status;
-  if (can_fail && linalg::checks_errors()) {
-    status = cuda::alloc(sizeof(int));
-    cuda::check(cudaMemsetAsync(status.get(), 0, sizeof(int), stream), "cudaMemsetAsync");
+  if (!can_fail || !linalg::checks_errors()) {
+    launch_small_matrix<Op>(a, b, x, x2, n, k, c, w, nullptr, stream);
+    return;
   }
+  if (const mapped_status word = mapped_status_word(device); word.host) {
+    *static_cast<volatile int*>(word.host) = 0;
+    launch_small_matrix<Op>(a, b, x, x2, n, k, c, w, word.device, stream);
+    cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    const int info = *static_cast<volatile int*>(word.host);
+    throw_on_info(&info, 1, "Singular matrix", "cupp small-matrix LU");
+    return;
+  }
+  cuda::memory_ptr status = cuda::alloc(sizeof(int));
+  cuda::check(cudaMemsetAsync(status.get(), 0, sizeof(int), stream), "cudaMemsetAsync");
   launch_small_matrix<Op>(a, b, x, x2, n, k, c, w, static_cast<int*>(status.get()), stream);
-  if (status)
-    check_device_info(static_cast<const int*>(status.get()), 1, device, "Singular matrix",
-                      "cupp small-matrix LU");
+  check_device_info(static_cast<const int*>(status.get()), 1, device, "Singular matrix",
+                    "cupp small-matrix LU");
 }
 
 #endif  // __CUDACC__

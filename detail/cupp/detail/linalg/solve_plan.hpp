@@ -24,6 +24,10 @@ struct stack_walk {
 
 // The batch position `i` (0 .. count) as element offsets of the operands.
 CUPP_HD inline void stack_offsets(const stack_walk& w, index_t i, index_t* off) {
+  if (w.nb == 1) {  // the common case, without a 64-bit division
+    for (int s = 0; s < 3; ++s) off[s] = i * w.st[s][0];
+    return;
+  }
   off[0] = off[1] = off[2] = 0;
   for (int d = w.nb - 1; d >= 0; --d) {
     const index_t c = i % w.ext[d];
