@@ -22,3 +22,4 @@ void device_paths_manipulation();
 void device_paths_rearranging();
 void device_paths_io();
 void device_paths_linalg();
+void device_paths_linalg_solvers();

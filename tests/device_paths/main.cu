@@ -75,5 +75,8 @@ BOOST_AUTO_TEST_CASE(io) {
 BOOST_AUTO_TEST_CASE(linalg) {
   run_area(device_paths_linalg);
 }
+BOOST_AUTO_TEST_CASE(linalg_solvers) {
+  run_area(device_paths_linalg_solvers);
+}
 
 BOOST_AUTO_TEST_SUITE_END()
