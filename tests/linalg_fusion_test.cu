@@ -1,5 +1,6 @@
 // matmul's lazy product on host arrays (OpenBLAS, exact loops) and, with
-// CUPP_TEST_DEVICE=1, on device arrays (cuBLAS, cupp's exact kernel):
+// CUPP_TEST_DEVICE=1, on device arrays (cuBLAS, cupp's small-product and
+// exact kernels):
 // every pattern that folds into one gemm (alpha, beta, the conjugate-
 // transpose op) and every one that does not, against a float64 reference
 // computed here by loops; matmul's and dot's out=, with NumPy's messages
@@ -224,6 +225,103 @@ void evaluated_patterns() {
   if constexpr (std::is_integral_v<T>) EVALUATES("p / 4", p / 4);
 }
 
+// The patterns on stacks of small products (cupp's small-product kernel on
+// the device): a (S, M, K) in `layout` (0 C order, 1 each matrix the
+// transpose of a C-order stack, 2 one matrix broadcast against a stacked
+// b), b (K, N) broadcast to every product (or (S, K, N) in layout 2),
+// c (S, M, N), d (N,) and e (2, S, M, N). S is more than 4 products per SM,
+// so that the device's blocks take groups of several products.
+template <class T>
+operands<T> make_stack_operands(int layout) {
+  constexpr index_t s = 601, m = 3, k = 5, n = 7;
+  operands<T> o;
+  const auto ha = filled<T>({layout == 2 ? 1 : s, m, k}, 1);
+  const auto hb = filled<T>({layout == 2 ? s : 1, k, n}, 2);
+  if (layout == 1) {
+    const cupp::host::ndarray<T> t(cupp::ascontiguousarray(cupp::linalg::matrix_transpose(ha)));
+    o.a = cupp::linalg::matrix_transpose(on_space(t));
+  } else {
+    o.a = on_space(layout == 2 ? cupp::host::ndarray<T>(ha.reshape({m, k})) : ha);
+  }
+  o.b = on_space(layout == 2 ? hb : cupp::host::ndarray<T>(hb.reshape({k, n})));
+  o.c = on_space(filled<T>({s, m, n}, 3));
+  o.d = on_space(filled<T>({n}, 4));
+  o.e = on_space(filled<T>({2, s, m, n}, 5));
+  using V = ref_t<T>;
+  o.A = ha.template astype<V>();
+  o.B = hb.template astype<V>();
+  o.C = to_host(o.c).template astype<V>();
+  o.D = to_host(o.d).template astype<V>();
+  o.E = to_host(o.e).template astype<V>();
+  o.P = cupp::host::zeros<V>({s, m, n});
+  for (index_t q = 0; q < s; ++q)
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        V acc = 0;
+        for (index_t l = 0; l < k; ++l)
+          acc += o.A.at(layout == 2 ? 0 : q, i, l) * o.B.at(layout == 2 ? q : 0, l, j);
+        o.P.at(q, i, j) = acc;
+      }
+  return o;
+}
+
+template <class T>
+void folded_stack_patterns() {
+  for (int layout : {0, 1, 2}) {
+    BOOST_TEST_CONTEXT("stack layout " << layout) {
+      const operands<T> o = make_stack_operands<T>(layout);
+      FOLDS("p", p);
+      FOLDS("-p", -p);
+      FOLDS("p + c", p + c);
+      FOLDS("c - p", c - p);
+      FOLDS("2 * p + c", 2 * p + c);
+      FOLDS("p * 2 + c * 3", p * 2 + c * 3);
+      FOLDS("2 * p - 3 * c", 2 * p - 3 * c);
+      FOLDS("p + d (broadcast to the result)", p + d);
+      FOLDS("e - 2 * p", e - 2 * p);
+      if constexpr (!std::is_integral_v<T>) FOLDS("2.5 * p", 2.5 * p);
+    }
+  }
+}
+
+// Conjugated operands of stacks of small products: each matrix read
+// conjugate-transposed (the transpose of a C-order stack, conjugated), as
+// the first operand and, with alpha and an addend, as the second.
+template <class T>
+void conjugate_stacks() {
+  constexpr index_t s = 700, m = 4, k = 6, n = 3;
+  using V = ref_t<T>;
+  const auto conj_of = [](const V& v) { return V(v.real(), -v.imag()); };
+  const auto ht = filled<T>({s, k, m}, 1), hb = filled<T>({s, k, n}, 2), hx = filled<T>({n, k}, 3),
+             hu = filled<T>({s, m, k}, 4), hc = filled<T>({s, n, m}, 5);
+  const auto t = on_space(ht), b = on_space(hb), x = on_space(hx), u = on_space(hu),
+             c = on_space(hc);
+  const cupp::host::ndarray<V> T3 = ht.template astype<V>(), B3 = hb.template astype<V>(),
+                               X = hx.template astype<V>(), U3 = hu.template astype<V>(),
+                               C3 = hc.template astype<V>();
+  // conj(t)^T @ b and 2 * x @ conj(u)^T + c, by their definitions.
+  cupp::host::ndarray<V> first = cupp::host::zeros<V>({s, m, n}),
+                         second = cupp::host::zeros<V>({s, n, m});
+  for (index_t q = 0; q < s; ++q) {
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        V acc = 0;
+        for (index_t l = 0; l < k; ++l) acc += conj_of(T3.at(q, l, i)) * B3.at(q, l, j);
+        first.at(q, i, j) = acc;
+      }
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < m; ++j) {
+        V acc = 0;
+        for (index_t l = 0; l < k; ++l) acc += X.at(i, l) * conj_of(U3.at(q, j, l));
+        second.at(q, i, j) = V(2) * acc + C3.at(q, i, j);
+      }
+  }
+  const double tol = tolerance<T>();
+  expect_close(cupp::matmul(cupp::linalg::matrix_transpose(cupp::conj(t)), b), first, tol);
+  expect_close(cupp::matmul(cupp::conj(cupp::linalg::matrix_transpose(t)), b), first, tol);
+  expect_close(2 * cupp::matmul(x, cupp::linalg::matrix_transpose(cupp::conj(u))) + c, second, tol);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(linalg_fusion)
@@ -245,6 +343,22 @@ BOOST_AUTO_TEST_CASE(folded_float16) {
 }
 BOOST_AUTO_TEST_CASE(folded_int32) {
   folded_patterns<std::int32_t>();
+}
+
+BOOST_AUTO_TEST_CASE(folded_stacks_float32) {
+  folded_stack_patterns<float>();
+}
+BOOST_AUTO_TEST_CASE(folded_stacks_float64) {
+  folded_stack_patterns<double>();
+}
+BOOST_AUTO_TEST_CASE(folded_stacks_complex64) {
+  folded_stack_patterns<cupp::complex64>();
+}
+BOOST_AUTO_TEST_CASE(folded_stacks_complex128) {
+  folded_stack_patterns<cupp::complex128>();
+}
+BOOST_AUTO_TEST_CASE(folded_stacks_float16) {
+  folded_stack_patterns<cupp::float16>();
 }
 
 BOOST_AUTO_TEST_CASE(evaluated_float32) {
@@ -374,6 +488,12 @@ BOOST_AUTO_TEST_CASE(conjugate_complex64) {
 }
 BOOST_AUTO_TEST_CASE(conjugate_complex128) {
   conjugate_operands<cupp::complex128>();
+}
+BOOST_AUTO_TEST_CASE(conjugate_stacks_complex64) {
+  conjugate_stacks<cupp::complex64>();
+}
+BOOST_AUTO_TEST_CASE(conjugate_stacks_complex128) {
+  conjugate_stacks<cupp::complex128>();
 }
 BOOST_AUTO_TEST_CASE(conjugate_real) {
   conjugate_operands<double>();

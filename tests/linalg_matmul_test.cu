@@ -1,5 +1,6 @@
 // numpy.matmul on host arrays (OpenBLAS, exact loops) and, with
-// CUPP_TEST_DEVICE=1, on device arrays (cuBLAS, cupp's exact kernel):
+// CUPP_TEST_DEVICE=1, on device arrays (cuBLAS, cupp's small-product and
+// exact kernels):
 // every dtype against an independent loop in float64 (or in wrapping
 // unsigned arithmetic for integers), C, F, transposed, strided and
 // broadcast layouts, 1-d operands, empty and 1x1 matrices, expressions as
@@ -190,6 +191,71 @@ void check_dtype() {
   }
 }
 
+// A stack in one of the layouts of stacks of small products: 0 C order,
+// 1 each matrix the transpose of a C-order stack (unit stride along rows),
+// 2 rows padded (a slice of a wider stack: rows further apart than their
+// length), 3 F order of the whole stack (no unit stride: copied).
+template <class T>
+array<T> stack_in_layout(const cupp::host::ndarray<T>& h, int layout) {
+  if (layout == 1) {
+    const cupp::host::ndarray<T> t(cupp::ascontiguousarray(cupp::linalg::matrix_transpose(h)));
+    return cupp::linalg::matrix_transpose(on_space(t));
+  }
+  if (layout == 2 && h.ndim() >= 2) {
+    shape_t wide = h.shape();
+    wide[wide.size() - 1] += 3;
+    const cupp::host::ndarray<T> g = cupp::host::zeros<T>(wide);
+    const cupp::host::ndarray<T> inner(g.data(), h.shape(), g.strides(), g.memory(), -1, true);
+    cupp::copyto(inner, h);
+    const auto dev = on_space(g);
+    return array<T>(dev.data(), h.shape(), dev.strides(), dev.memory(), dev.device_id(), false);
+  }
+  if (layout == 3) {
+    auto f = cupp::host::empty<T>(h.shape(), cupp::order::F);
+    cupp::copyto(f, h);
+    return on_space(f);
+  }
+  return on_space(h);
+}
+
+template <class T>
+void check_stack(const shape_t& as, const shape_t& bs, int layout_a, int layout_b) {
+  BOOST_TEST_CONTEXT(cupp::detail::np_shape(as) << " @ " << cupp::detail::np_shape(bs)
+                                                << ", layouts " << layout_a << ", " << layout_b) {
+    const auto ha = filled<T>(as, 1), hb = filled<T>(bs, 2);
+    const shape_t out = cupp::detail::matmul_shape(as, bs);
+    const auto want = reference(ha.to_vector(), as, hb.to_vector(), bs, out);
+    expect_values(cupp::matmul(stack_in_layout(ha, layout_a), stack_in_layout(hb, layout_b)), out,
+                  want);
+  }
+}
+
+// Stacks of products with m, n, k <= 16, which the device computes with
+// cupp's small-product kernel: every square size, non-square shapes, every
+// pair of layouts, broadcast operands (batch stride 0) and batch axes that
+// do not merge; stacks of more than 4 products per SM, so that a block
+// takes a group of several products (and a partial last group).
+template <class T>
+void check_small_stacks() {
+  for (index_t s = 1; s <= 16; ++s) check_stack<T>({37, s, s}, {37, s, s}, s % 4, (s / 4) % 4);
+  for (int la = 0; la < 4; ++la)
+    for (int lb = 0; lb < 4; ++lb) {
+      check_stack<T>({40, 3, 5}, {40, 5, 7}, la, lb);
+      check_stack<T>({3, 5}, {40, 5, 7}, la, lb);
+      check_stack<T>({40, 3, 5}, {5, 7}, la, lb);
+      check_stack<T>({6, 1, 4, 3}, {5, 3, 2}, la, lb);
+      check_stack<T>({3, 4, 16, 1}, {4, 1, 16}, la, lb);
+      check_stack<T>({2, 1, 16}, {2, 16, 1}, la, lb);
+    }
+  check_stack<T>({2999, 3, 5}, {5, 7}, 0, 0);
+  check_stack<T>({2999, 3, 5}, {2999, 5, 7}, 1, 2);
+  check_stack<T>({1501, 8, 8}, {1501, 8, 8}, 0, 0);
+  check_stack<T>({1501, 8, 8}, {1, 8, 8}, 3, 1);
+  check_stack<T>({3, 700, 2, 2}, {700, 2, 2}, 2, 0);
+  check_stack<T>({600, 16, 16}, {600, 16, 16}, 1, 1);
+  check_stack<T>({600, 16}, {600, 16, 4}, 0, 2);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(linalg_matmul)
@@ -201,6 +267,15 @@ BOOST_AUTO_TEST_CASE(floating_dtypes) {
   check_dtype<cupp::complex128>();
   check_dtype<cupp::float16>();
   check_dtype<cupp::bfloat16>();
+}
+
+BOOST_AUTO_TEST_CASE(small_product_stacks) {
+  check_small_stacks<float>();
+  check_small_stacks<double>();
+  check_small_stacks<cupp::complex64>();
+  check_small_stacks<cupp::complex128>();
+  check_small_stacks<cupp::float16>();
+  check_small_stacks<cupp::bfloat16>();
 }
 
 BOOST_AUTO_TEST_CASE(exact_dtypes) {

@@ -82,6 +82,26 @@ struct matmul_plan {
   index_t batches = 1;  // the product of ext
 };
 
+// The offsets of batch position `b` along the plan's batch axes other than
+// the last (the host loop's), for A, B and C.
+CUPP_HD inline void outer_batch_offsets(const matmul_plan& p, index_t b, index_t* off) {
+  off[0] = off[1] = off[2] = 0;
+  for (int i = p.nb - 2; i >= 0; --i) {
+    const index_t c = b % p.ext[i];
+    b /= p.ext[i];
+    for (int s = 0; s < 3; ++s) off[s] += c * p.st[s][i];
+  }
+}
+
+// The offsets of product `batch` (0 .. p.batches) for A, B and C: the
+// outer axes' part and the last axis's.
+CUPP_HD inline void batch_offsets(const matmul_plan& p, index_t batch, index_t* off) {
+  const index_t last = p.nb > 0 ? p.ext[p.nb - 1] : 1;
+  outer_batch_offsets(p, batch / last, off);
+  if (p.nb > 0)
+    for (int s = 0; s < 3; ++s) off[s] += (batch % last) * p.st[s][p.nb - 1];
+}
+
 // The shapes of NumPy's checks; throws value_error with NumPy's message.
 // `a` and `b` are the operands' shapes; ea and eb their element strides.
 inline matmul_plan plan_matmul(const shape_t& a, const strides_t& ea, const shape_t& b,

@@ -1,0 +1,241 @@
+// cupp's own kernel for stacks of small products (m, n, k <= 16), which
+// cuBLAS's strided batched gemm runs far below memory bandwidth (65,536
+// stacked 8x8 float32 products: 383 GB/s on an H100, a fifth of a copy of
+// the same bytes). Such products are memory-bound: each element of A and B
+// is used at most 16 times. A block takes a group of consecutive matrices
+// of the stack, copies their A and B into shared memory with coalesced
+// loads (one contiguous range each for a dense stack), computes every
+// output element from shared memory and writes the group's C, which is one
+// contiguous range of the C-contiguous result, coalesced.
+#pragma once
+
+#include <algorithm>
+#include <type_traits>
+
+#include <cupp/config.hpp>
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/linalg/matmul_plan.hpp>
+
+#if defined(__CUDACC__)
+#include <cupp/cuda/runtime.hpp>
+#endif
+
+namespace cupp::detail {
+
+// Dispatch rule. With m, n, k <= 16 one product is at most 16 multiply-adds
+// per element of its operands, so the stack streams through at memory
+// bandwidth even with every operand read from shared memory (16x16x16
+// float32: about 4 TFLOP/s of shared-memory-fed FMAs keeps 3 TB/s fed);
+// at 32 the shared-memory reads would be the limit and cuBLAS's register-
+// tiled kernels are the better choice, and one 32x32 complex128 pair
+// (32 KiB) would not fit a block's group. There is no lower bound on the
+// number of products: a lone small product is launch-bound either way, and
+// one launch of this kernel replaces cuBLAS's host loop over the plan's
+// outer batch axes (one call each), so it is never the slower path.
+inline constexpr index_t small_gemm_max_dim = 16;
+
+inline bool small_gemm_applies(const matmul_plan& p) {
+  return p.m <= small_gemm_max_dim && p.n <= small_gemm_max_dim && p.k <= small_gemm_max_dim &&
+         p.k > 0;
+}
+
+// Whether batch position b of operand s of the plan starts at b * tile
+// (every batch axis steps by the whole size of the axes after it).
+inline bool batch_axes_dense(const matmul_plan& p, int s, index_t tile) {
+  index_t step = tile;
+  for (int i = p.nb - 1; i >= 0; --i) {
+    if (p.ext[i] > 1 && p.st[s][i] != step) return false;
+    step *= p.ext[i];
+  }
+  return true;
+}
+
+// One operand as the kernel reads it: its storage is `rows` rows of `cols`
+// elements, `ld` apart (the transpose of the logical matrix when trans);
+// shared memory keeps the same rows packed (`cols` apart). Logical element
+// (r, c) then lies at r * row_step + c * col_step of the packed tile.
+struct small_operand {
+  unsigned rows, cols;
+  index_t ld;
+  unsigned row_step, col_step;
+  bool conj;
+  bool dense;  // the stack's matrices are one contiguous range, in order
+};
+
+inline small_operand small_operand_of(const matmul_plan& p, int s, index_t r, index_t c,
+                                      const gemm_side& side) {
+  small_operand o;
+  o.rows = static_cast<unsigned>(side.trans ? c : r);
+  o.cols = static_cast<unsigned>(side.trans ? r : c);
+  o.ld = side.ld;
+  o.row_step = side.trans ? 1u : o.cols;
+  o.col_step = side.trans ? o.cols : 1u;
+  o.conj = side.conj;
+  o.dense = (o.rows <= 1 || side.ld == o.cols) && batch_axes_dense(p, s, r * c);
+  return o;
+}
+
+// The shared memory of a group: both operands' batch offsets (for stacks
+// that are not dense), then the A tiles, then the B tiles. A budget of
+// 16 KiB lets eight 256-thread blocks share an SM; the largest single pair
+// (16x16 complex128) is 8 KiB.
+inline constexpr index_t small_gemm_shared_budget = 16 * 1024;
+inline constexpr unsigned small_gemm_threads = 256;
+
+template <class T>
+constexpr index_t small_gemm_matrix_bytes(const matmul_plan& p) {
+  return (p.m * p.k + p.k * p.n) * static_cast<index_t>(sizeof(T)) +
+         2 * static_cast<index_t>(sizeof(index_t));
+}
+
+// The accumulator: float for float16 and bfloat16 (as cuBLAS's GemmEx with
+// CUBLAS_COMPUTE_32F), the element type's precision otherwise; complex
+// values as two reals, multiplied out by hand (no special cases for
+// infinities, as BLAS).
+template <class T>
+struct small_acc {
+  using real = math_t<T>;
+  real v = 0;
+  CUPP_HD void add(const T& a, const T& b) { v += convert<real>(a) * convert<real>(b); }
+  CUPP_HD T scaled(const T& alpha, const T& beta, const T* old) const {
+    real r = convert<real>(alpha) * v;
+    if (old) r += convert<real>(beta) * convert<real>(*old);
+    return convert<T>(r);
+  }
+};
+
+template <class R>
+struct small_acc<::cuda::std::complex<R>> {
+  using T = ::cuda::std::complex<R>;
+  R re = 0, im = 0;
+  CUPP_HD void add(const T& a, const T& b) {
+    re += a.real() * b.real() - a.imag() * b.imag();
+    im += a.real() * b.imag() + a.imag() * b.real();
+  }
+  CUPP_HD T scaled(const T& alpha, const T& beta, const T* old) const {
+    R r = alpha.real() * re - alpha.imag() * im, i = alpha.real() * im + alpha.imag() * re;
+    if (old) {
+      r += beta.real() * old->real() - beta.imag() * old->imag();
+      i += beta.real() * old->imag() + beta.imag() * old->real();
+    }
+    return T(r, i);
+  }
+};
+
+template <class T>
+CUPP_HD inline T conj_if(const T& v, bool conj) {
+  if constexpr (is_complex_type_v<T>)
+    return conj ? T(v.real(), -v.imag()) : v;
+  else
+    return v;
+}
+
+#if defined(__CUDACC__)
+
+// Copies `count` matrices of one operand into packed tiles. Each thread
+// issues eight loads before it stores, so that enough bytes are in flight
+// to stream at bandwidth (8 blocks of 256 threads: 64 KiB of float32 per
+// SM; an 8x8 float32 group of 31 pairs takes one round trip per operand).
+template <class T>
+__device__ inline void load_small_tiles(T* __restrict__ tiles, const T* __restrict__ src,
+                                        const small_operand& op, const index_t* offsets,
+                                        index_t first, unsigned count) {
+  constexpr unsigned unroll = 8;
+  const unsigned tile = op.rows * op.cols, total = count * tile;
+  const T* dense = op.dense ? src + first * static_cast<index_t>(tile) : src;
+  for (unsigned base = threadIdx.x; base < total; base += unroll * blockDim.x) {
+    T v[unroll];
+#pragma unroll
+    for (unsigned u = 0; u < unroll; ++u) {
+      const unsigned e = base + u * blockDim.x;
+      if (e < total) {
+        if (op.dense) {
+          v[u] = dense[e];
+        } else {
+          const unsigned g = e / tile, r = e - g * tile, row = r / op.cols, col = r - row * op.cols;
+          v[u] = src[offsets[g] + static_cast<index_t>(row) * op.ld + col];
+        }
+      }
+    }
+#pragma unroll
+    for (unsigned u = 0; u < unroll; ++u) {
+      const unsigned e = base + u * blockDim.x;
+      if (e < total) tiles[e] = conj_if(v[u], op.conj);
+    }
+  }
+}
+
+// C[b] = alpha * A[b].B[b] + beta * C[b] (beta 0: C not read) for the
+// plan's batches, `group` consecutive ones per block; C is C-contiguous.
+template <class T>
+__global__ void __launch_bounds__(small_gemm_threads)
+    small_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
+                      matmul_plan p, small_operand sa, small_operand sb, unsigned group, T alpha,
+                      T beta, bool read_c) {
+  extern __shared__ __align__(16) unsigned char small_gemm_shared[];
+  index_t* off_a = reinterpret_cast<index_t*>(small_gemm_shared);
+  index_t* off_b = off_a + group;
+  const unsigned m = static_cast<unsigned>(p.m), n = static_cast<unsigned>(p.n),
+                 k = static_cast<unsigned>(p.k), mn = m * n;
+  // 2 * group index_t keep the tiles 16-byte aligned.
+  T* tiles_a = reinterpret_cast<T*>(off_b + group);
+  T* tiles_b = tiles_a + group * m * k;
+  const index_t groups = (p.batches + group - 1) / group;
+  const bool offsets = !sa.dense || !sb.dense;
+  // Every thread of a block takes the same trips through this loop, so
+  // the barriers inside are reached by all.
+  for (index_t g0 = blockIdx.x; g0 < groups; g0 += gridDim.x) {
+    const index_t first = g0 * group;
+    const index_t left = p.batches - first;
+    const unsigned count = left < group ? static_cast<unsigned>(left) : group;
+    if (offsets)
+      for (unsigned g = threadIdx.x; g < count; g += blockDim.x) {
+        index_t off[3];
+        batch_offsets(p, first + g, off);
+        off_a[g] = off[0];
+        off_b[g] = off[1];
+      }
+    __syncthreads();
+    load_small_tiles(tiles_a, a, sa, off_a, first, count);
+    load_small_tiles(tiles_b, b, sb, off_b, first, count);
+    __syncthreads();
+    T* out = c + first * static_cast<index_t>(mn);
+    for (unsigned e = threadIdx.x; e < count * mn; e += blockDim.x) {
+      const unsigned g = e / mn, r = e - g * mn, i = r / n, j = r - i * n;
+      const T* ra = tiles_a + g * m * k + i * sa.row_step;
+      const T* cb = tiles_b + g * k * n + j * sb.col_step;
+      small_acc<T> acc;
+      for (unsigned l = 0; l < k; ++l) acc.add(ra[l * sa.col_step], cb[l * sb.row_step]);
+      out[e] = acc.scaled(alpha, beta, read_c ? out + e : nullptr);
+    }
+    // The next group overwrites the offsets and tiles.
+    __syncthreads();
+  }
+}
+
+// The plan's products through small_gemm_kernel (small_gemm_applies(p),
+// p.batches > 0, C C-contiguous).
+template <class T>
+void device_small_gemm(const matmul_plan& p, const gemm_side& side_a, const gemm_side& side_b,
+                       const T* a, const T* b, T* c, int device, cudaStream_t stream, T alpha,
+                       T beta, bool read_c) {
+  const small_operand sa = small_operand_of(p, 0, p.m, p.k, side_a);
+  const small_operand sb = small_operand_of(p, 1, p.k, p.n, side_b);
+  // Groups as large as the budget allows, but small enough that every SM
+  // gets a few blocks when the stack is short.
+  const index_t per_matrix = small_gemm_matrix_bytes<T>(p);
+  const index_t sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
+  const index_t spread = (p.batches + 4 * sms - 1) / (4 * sms);
+  const index_t group =
+      std::max<index_t>(1, std::min({small_gemm_shared_budget / per_matrix, spread, p.batches}));
+  const index_t groups = (p.batches + group - 1) / group;
+  const unsigned grid = static_cast<unsigned>(std::min<index_t>(groups, index_t{1} << 30));
+  const std::size_t shared = static_cast<std::size_t>(group * per_matrix);
+  small_gemm_kernel<T><<<grid, small_gemm_threads, shared, stream>>>(
+      a, b, c, p, sa, sb, static_cast<unsigned>(group), alpha, beta, read_c);
+  cuda::check_last_launch("matmul small-product kernel");
+}
+
+#endif  // __CUDACC__
+
+}  // namespace cupp::detail
