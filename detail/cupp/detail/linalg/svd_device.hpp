@@ -246,11 +246,21 @@ void device_svd_tall(R* a, lapack_real_t<R>* s, R* u, R* v, index_t count, index
                   "cudaMemcpyAsync");
       double err_sigma = 0;
       cusolverDnHandle_t h = cuda::solver_handle(device);
-      cuda::check(cusolverDnXgesvdp(h, cuda::solver_params(device), jobz, 1, p, q, type, scratch, p,
-                                    real_type, s + b * q, type, u + b * p * ucols, p, type,
-                                    v + b * q * q, q, type, ws.device_ptr(), dev_bytes,
-                                    ws.host_ptr(), host_bytes, info + b, &err_sigma),
-                  "cusolverDnXgesvdp");
+      const cusolverStatus_t status = cusolverDnXgesvdp(
+          h, cuda::solver_params(device), jobz, 1, p, q, type, scratch, p, real_type, s + b * q,
+          type, u + b * p * ucols, p, type, v + b * q * q, q, type, ws.device_ptr(), dev_bytes,
+          ws.host_ptr(), host_bytes, info + b, &err_sigma);
+      if (status == CUSOLVER_STATUS_EXECUTION_FAILED) {
+        // gesvdp stops so on NaN or Inf input (an H100 run, CUDA 13) where
+        // LAPACK reports non-convergence: the matrix's singular values
+        // become NaN (all bits set) and its info positive, as gesdd's.
+        cuda::check(
+            cudaMemsetAsync(s + b * q, 0xFF, static_cast<std::size_t>(q) * sizeof(*s), stream),
+            "cudaMemsetAsync");
+        cuda::check(cudaMemsetAsync(info + b, 0x01, sizeof(int), stream), "cudaMemsetAsync");
+        continue;
+      }
+      cuda::check(status, "cusolverDnXgesvdp");
       if (!gesvdp_result_accepted(err_sigma)) run_gesvd(b, matrix);
     }
   }
