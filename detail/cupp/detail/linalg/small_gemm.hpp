@@ -10,6 +10,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <type_traits>
 
 #include <cupp/config.hpp>
@@ -17,6 +19,8 @@
 #include <cupp/detail/linalg/matmul_plan.hpp>
 
 #if defined(__CUDACC__)
+#include <cuda_pipeline.h>
+
 #include <cupp/cuda/runtime.hpp>
 #endif
 
@@ -213,7 +217,149 @@ __global__ void __launch_bounds__(small_gemm_threads)
   }
 }
 
-// The plan's products through small_gemm_kernel (small_gemm_applies(p),
+// The dense path: both operands' stacks contiguous, so a group's A and B
+// are one range each and need no offsets. Its own kernel so that it keeps
+// few registers (eight 256-thread blocks per SM, 32 registers each) and the
+// generic kernel above stays as it is.
+
+// Bytes one vector access moves; a chunk is that many bytes of elements.
+inline constexpr unsigned small_gemm_chunk_bytes = 16;
+
+template <class T>
+inline constexpr bool small_gemm_chunks_v = small_gemm_chunk_bytes % sizeof(T) == 0;
+
+template <class T>
+__device__ inline bool chunk_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % small_gemm_chunk_bytes == 0;
+}
+
+// Copies elements [0, na) of src_a to tile_a and [0, nb) of src_b to
+// tile_b as one index space, so that a thread's loads of both operands are
+// in flight together (one round trip per group, not one per operand).
+template <class U, unsigned unroll>
+__device__ inline void stage_two_ranges(U* __restrict__ tile_a, const U* __restrict__ src_a,
+                                        unsigned na, U* __restrict__ tile_b,
+                                        const U* __restrict__ src_b, unsigned nb) {
+  const unsigned total = na + nb;
+  for (unsigned base = threadIdx.x; base < total; base += unroll * blockDim.x) {
+    U v[unroll];
+#pragma unroll
+    for (unsigned u = 0; u < unroll; ++u) {
+      const unsigned e = base + u * blockDim.x;
+      if (e < total) v[u] = e < na ? src_a[e] : src_b[e - na];
+    }
+#pragma unroll
+    for (unsigned u = 0; u < unroll; ++u) {
+      const unsigned e = base + u * blockDim.x;
+      if (e < na)
+        tile_a[e] = v[u];
+      else if (e < total)
+        tile_b[e - na] = v[u];
+    }
+  }
+}
+
+// A group's A (na elements) and B (nb elements) into their tiles (both
+// 16-byte aligned), unchanged (the kernel applies conj as it reads them).
+// When both global ranges start 16-byte aligned: 16-byte copies, on sm_80
+// and later asynchronous ones that stage nothing in registers, so that all
+// of a thread's copies are in flight at once; the last na % per_chunk
+// (nb % per_chunk) elements one by one. Element by element otherwise.
+template <class T>
+__device__ inline void stage_dense_group(T* tile_a, const T* src_a, unsigned na, T* tile_b,
+                                         const T* src_b, unsigned nb) {
+  if constexpr (small_gemm_chunks_v<T>) {
+    constexpr unsigned per_chunk = small_gemm_chunk_bytes / sizeof(T);
+    if (chunk_aligned(src_a) && chunk_aligned(src_b)) {
+      const unsigned ca = na / per_chunk, cb = nb / per_chunk;
+      int4* chunks_a = reinterpret_cast<int4*>(tile_a);
+      int4* chunks_b = reinterpret_cast<int4*>(tile_b);
+      const int4* from_a = reinterpret_cast<const int4*>(src_a);
+      const int4* from_b = reinterpret_cast<const int4*>(src_b);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      for (unsigned e = threadIdx.x; e < ca + cb; e += blockDim.x) {
+        if (e < ca)
+          __pipeline_memcpy_async(chunks_a + e, from_a + e, small_gemm_chunk_bytes);
+        else
+          __pipeline_memcpy_async(chunks_b + (e - ca), from_b + (e - ca), small_gemm_chunk_bytes);
+      }
+      __pipeline_commit();
+#else
+      stage_two_ranges<int4, 4>(chunks_a, from_a, ca, chunks_b, from_b, cb);
+#endif
+      const unsigned ta = na - ca * per_chunk, tail = ta + (nb - cb * per_chunk);
+      for (unsigned t = threadIdx.x; t < tail; t += blockDim.x) {
+        if (t < ta) {
+          const unsigned e = ca * per_chunk + t;
+          tile_a[e] = src_a[e];
+        } else {
+          const unsigned e = cb * per_chunk + (t - ta);
+          tile_b[e] = src_b[e];
+        }
+      }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      __pipeline_wait_prior(0);
+#endif
+      return;
+    }
+  }
+  stage_two_ranges<T, 4>(tile_a, src_a, na, tile_b, src_b, nb);
+}
+
+// C[b] = alpha * A[b].B[b] + beta * C[b] for a stack whose A and B are
+// dense (small_operand::dense); tile B starts b_offset bytes into the
+// group's shared memory.
+template <class T>
+__global__ void __launch_bounds__(small_gemm_threads, 8)
+    small_gemm_dense_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
+                            index_t batches, small_operand sa, small_operand sb, unsigned m,
+                            unsigned n, unsigned k, unsigned group, unsigned b_offset, T alpha,
+                            T beta, bool read_c) {
+  extern __shared__ __align__(16) unsigned char small_gemm_shared[];
+  T* tiles_a = reinterpret_cast<T*>(small_gemm_shared);
+  T* tiles_b = reinterpret_cast<T*>(small_gemm_shared + b_offset);
+  const unsigned mk = m * k, kn = k * n, mn = m * n;
+  const index_t groups = (batches + group - 1) / group;
+  // Every thread of a block takes the same trips through this loop, and
+  // the staging takes one branch per block, so the barriers are reached by
+  // all.
+  for (index_t g0 = blockIdx.x; g0 < groups; g0 += gridDim.x) {
+    const index_t first = g0 * group;
+    const index_t left = batches - first;
+    const unsigned count = left < group ? static_cast<unsigned>(left) : group;
+    stage_dense_group(tiles_a, a + first * mk, count * mk, tiles_b, b + first * kn, count * kn);
+    __syncthreads();
+    T* out = c + first * mn;
+    for (unsigned e = threadIdx.x; e < count * mn; e += blockDim.x) {
+      const unsigned g = e / mn, r = e - g * mn, i = r / n, j = r - i * n;
+      const T* ra = tiles_a + g * mk + i * sa.row_step;
+      const T* cb = tiles_b + g * kn + j * sb.col_step;
+      small_acc<T> acc;
+      for (unsigned l = 0; l < k; ++l)
+        acc.add(conj_if(ra[l * sa.col_step], sa.conj), conj_if(cb[l * sb.row_step], sb.conj));
+      out[e] = acc.scaled(alpha, beta, read_c ? out + e : nullptr);
+    }
+    // The next group overwrites the tiles.
+    __syncthreads();
+  }
+}
+
+// Lets the driver give shared memory its largest share of each SM, so
+// that eight blocks of the dense kernel fit (once per device it runs on).
+template <class T>
+void prefer_shared_for_dense_kernel(int device) {
+  static std::atomic<std::uint64_t> done{0};
+  const std::uint64_t bit = device < 64 ? std::uint64_t{1} << device : 0;
+  if (bit && (done.load(std::memory_order_relaxed) & bit)) return;
+  cuda::check(cudaFuncSetAttribute(small_gemm_dense_kernel<T>,
+                                   cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared),
+              "cudaFuncSetAttribute");
+  done.fetch_or(bit, std::memory_order_relaxed);
+}
+
+// The plan's products through small_gemm_dense_kernel when both operands
+// are dense, small_gemm_kernel otherwise (small_gemm_applies(p),
 // p.batches > 0, C C-contiguous).
 template <class T>
 void device_small_gemm(const matmul_plan& p, const gemm_side& side_a, const gemm_side& side_b,
@@ -221,10 +367,34 @@ void device_small_gemm(const matmul_plan& p, const gemm_side& side_a, const gemm
                        T beta, bool read_c) {
   const small_operand sa = small_operand_of(p, 0, p.m, p.k, side_a);
   const small_operand sb = small_operand_of(p, 1, p.k, p.n, side_b);
+  const index_t sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
+  if (sa.dense && sb.dense) {
+    // Groups as large as the budget allows but small enough that every SM
+    // gets a few blocks when the stack is short, a multiple of 8 matrices
+    // where that leaves some, so that every group's ranges keep the
+    // 16-byte alignment of the first.
+    const index_t a_bytes = p.m * p.k * static_cast<index_t>(sizeof(T)),
+                  b_bytes = p.k * p.n * static_cast<index_t>(sizeof(T));
+    const index_t spread = (p.batches + 8 * sms - 1) / (8 * sms);
+    index_t group =
+        std::min({(small_gemm_shared_budget - 16) / (a_bytes + b_bytes), spread, p.batches});
+    if (group >= 8) group -= group % 8;
+    group = std::max<index_t>(group, 1);
+    const index_t b_offset = (group * a_bytes + 15) / 16 * 16;
+    const index_t groups = (p.batches + group - 1) / group;
+    const unsigned grid = static_cast<unsigned>(std::min<index_t>(groups, index_t{1} << 30));
+    const std::size_t shared = static_cast<std::size_t>(b_offset + group * b_bytes);
+    prefer_shared_for_dense_kernel<T>(device);
+    small_gemm_dense_kernel<T><<<grid, small_gemm_threads, shared, stream>>>(
+        a, b, c, p.batches, sa, sb, static_cast<unsigned>(p.m), static_cast<unsigned>(p.n),
+        static_cast<unsigned>(p.k), static_cast<unsigned>(group), static_cast<unsigned>(b_offset),
+        alpha, beta, read_c);
+    cuda::check_last_launch("matmul small-product kernel");
+    return;
+  }
   // Groups as large as the budget allows, but small enough that every SM
   // gets a few blocks when the stack is short.
   const index_t per_matrix = small_gemm_matrix_bytes<T>(p);
-  const index_t sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
   const index_t spread = (p.batches + 4 * sms - 1) / (4 * sms);
   const index_t group =
       std::max<index_t>(1, std::min({small_gemm_shared_budget / per_matrix, spread, p.batches}));
