@@ -114,12 +114,13 @@ void host_orgqr(const qr_geometry& g, index_t count, T* q, index_t q_stride, con
 
 #endif  // CUPP_HAVE_HOST_BLAS
 
-#if defined(__CUDACC__)
-
 // Matrices up to this many rows go through cuBLAS's batched QR when a
 // stack holds more than one: one launch instead of a cuSOLVER call (and a
-// workspace query) per matrix, which is what small matrices cost.
+// workspace query) per matrix, which is what small matrices cost. (Outside
+// the device section: the planning code names it in every compiler.)
 inline constexpr index_t qr_batched_max_rows = 128;
+
+#if defined(__CUDACC__)
 
 // One geqrf of an m x n column-major matrix, info at `info`.
 template <class T>
