@@ -309,8 +309,19 @@ __device__ inline void stage_dense_group(T* tile_a, const T* src_a, unsigned na,
 // C[b] = alpha * A[b].B[b] + beta * C[b] for a stack whose A and B are
 // dense (small_operand::dense); tile B starts b_offset bytes into the
 // group's shared memory.
+// Blocks per SM the dense kernel asks registers for: as many as fit the
+// SM's threads (2048 on sm_80, sm_90 and sm_100; 1536 on sm_86, sm_89 and
+// sm_120; 1024 on sm_75), since ptxas rejects a larger minimum.
+#if defined(__CUDA_ARCH__) && \
+    (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
+#define CUPP_SMALL_GEMM_DENSE_BLOCKS 8
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CUPP_SMALL_GEMM_DENSE_BLOCKS 6
+#else
+#define CUPP_SMALL_GEMM_DENSE_BLOCKS 4
+#endif
 template <class T>
-__global__ void __launch_bounds__(small_gemm_threads, 8)
+__global__ void __launch_bounds__(small_gemm_threads, CUPP_SMALL_GEMM_DENSE_BLOCKS)
     small_gemm_dense_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
                             index_t batches, small_operand sa, small_operand sb, unsigned m,
                             unsigned n, unsigned k, unsigned group, unsigned b_offset, T alpha,
