@@ -21,6 +21,7 @@
 #include <cupp/array_fwd.hpp>
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
+#include <cupp/detail/linalg/gemm.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
@@ -33,9 +34,9 @@
 
 namespace cupp::detail {
 
+// The types LAPACK and cuSOLVER compute in: BLAS's four (gemm.hpp).
 template <class T>
-inline constexpr bool lapack_type_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                      std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+inline constexpr bool lapack_type_v = blas_float_v<T>;
 
 // The dtype numpy.linalg computes in for an input of dtype T: the four
 // LAPACK types as they are, integers and bool in float64. float16 and
