@@ -194,7 +194,9 @@ void check_dtype() {
 // A stack in one of the layouts of stacks of small products: 0 C order,
 // 1 each matrix the transpose of a C-order stack (unit stride along rows),
 // 2 rows padded (a slice of a wider stack: rows further apart than their
-// length), 3 F order of the whole stack (no unit stride: copied).
+// length), 3 F order of the whole stack (no unit stride: copied), 4 C order
+// one element into its memory (rows too far from 16-byte alignment for the
+// small-product kernel's vector loads).
 template <class T>
 array<T> stack_in_layout(const cupp::host::ndarray<T>& h, int layout) {
   if (layout == 1) {
@@ -209,6 +211,13 @@ array<T> stack_in_layout(const cupp::host::ndarray<T>& h, int layout) {
     cupp::copyto(inner, h);
     const auto dev = on_space(g);
     return array<T>(dev.data(), h.shape(), dev.strides(), dev.memory(), dev.device_id(), false);
+  }
+  if (layout == 4) {
+    const cupp::host::ndarray<T> g = cupp::host::zeros<T>({h.size() + 1});
+    const cupp::host::ndarray<T> inner(g.data() + 1, h.shape(), h.strides(), g.memory(), -1, true);
+    cupp::copyto(inner, h);
+    const auto dev = on_space(g);
+    return array<T>(dev.data() + 1, h.shape(), h.strides(), dev.memory(), dev.device_id(), false);
   }
   if (layout == 3) {
     auto f = cupp::host::empty<T>(h.shape(), cupp::order::F);
@@ -233,8 +242,9 @@ void check_stack(const shape_t& as, const shape_t& bs, int layout_a, int layout_
 // Stacks of products with m, n, k <= 16, which the device computes with
 // cupp's small-product kernel: every square size, non-square shapes, every
 // pair of layouts, broadcast operands (batch stride 0) and batch axes that
-// do not merge; stacks of more than 4 products per SM, so that a block
-// takes a group of several products (and a partial last group).
+// do not merge, rows that the kernel loads 16 bytes at a time and rows it
+// cannot (misaligned); stacks of thousands of rows, so that the grid has
+// many blocks and a partial last one.
 template <class T>
 void check_small_stacks() {
   for (index_t s = 1; s <= 16; ++s) check_stack<T>({37, s, s}, {37, s, s}, s % 4, (s / 4) % 4);
@@ -254,6 +264,10 @@ void check_small_stacks() {
   check_stack<T>({3, 700, 2, 2}, {700, 2, 2}, 2, 0);
   check_stack<T>({600, 16, 16}, {600, 16, 16}, 1, 1);
   check_stack<T>({600, 16}, {600, 16, 4}, 0, 2);
+  check_stack<T>({300, 8, 8}, {300, 8, 8}, 4, 0);
+  check_stack<T>({300, 8, 8}, {300, 8, 8}, 0, 4);
+  check_stack<T>({300, 4, 4}, {300, 4, 4}, 4, 4);
+  check_stack<T>({300, 16, 16}, {16, 16}, 4, 4);
 }
 
 }  // namespace

@@ -1,17 +1,21 @@
 // cupp's own kernel for stacks of small products (m, n, k <= 16), which
 // cuBLAS's strided batched gemm runs far below memory bandwidth (65,536
-// stacked 8x8 float32 products: 383 GB/s on an H100, a fifth of a copy of
-// the same bytes). Such products are memory-bound: each element of A and B
-// is used at most 16 times. A block takes a group of consecutive matrices
-// of the stack, copies their A and B into shared memory with coalesced
-// loads (one contiguous range each for a dense stack), computes every
-// output element from shared memory and writes the group's C, which is one
-// contiguous range of the C-contiguous result, coalesced.
+// stacked 8x8 float32 products: 383 GB/s on an H100, 15% of a copy of the
+// same bytes). Such products are memory-bound: each element of A and B is
+// used at most 16 times. One thread computes one row of one product: it
+// reads that row of A and all of B straight from global memory (the
+// m threads of a product read the same B, which the L1 cache serves after
+// the first), keeps the row of C in registers and writes it with 16-byte
+// stores where the layout allows. Staging a group of products through
+// shared memory (tried first) needs a barrier between the loads and the
+// arithmetic and stayed at 57-67% of copy bandwidth on an H100 (8x8
+// float32), against 98% for the thread-per-row kernel (4x4: 105%,
+// 16x16: 79%).
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <cupp/config.hpp>
@@ -19,8 +23,6 @@
 #include <cupp/detail/linalg/matmul_plan.hpp>
 
 #if defined(__CUDACC__)
-#include <cuda_pipeline.h>
-
 #include <cupp/cuda/runtime.hpp>
 #endif
 
@@ -28,19 +30,22 @@ namespace cupp::detail {
 
 // Dispatch rule. With m, n, k <= 16 one product is at most 16 multiply-adds
 // per element of its operands, so the stack streams through at memory
-// bandwidth even with every operand read from shared memory (16x16x16
-// float32: about 4 TFLOP/s of shared-memory-fed FMAs keeps 3 TB/s fed);
-// at 32 the shared-memory reads would be the limit and cuBLAS's register-
-// tiled kernels are the better choice, and one 32x32 complex128 pair
-// (32 KiB) would not fit a block's group. There is no lower bound on the
-// number of products: a lone small product is launch-bound either way, and
-// one launch of this kernel replaces cuBLAS's host loop over the plan's
-// outer batch axes (one call each), so it is never the slower path.
-inline constexpr index_t small_gemm_max_dim = 16;
+// bandwidth with one thread per row of C (16 accumulators; B read through
+// L1); at 32 a thread would hold 32 accumulators and read 1024 elements of
+// B per row, and cuBLAS's register-tiled kernels are the better choice.
+// There is no lower bound on the number of products: a lone small product
+// is launch-bound either way, and one launch of this kernel replaces
+// cuBLAS's host loop over the plan's outer batch axes (one call each), so
+// it is never the slower path.
+// complex128 stops at 8: at 16 a thread's row of C and of A and one row of
+// B would take 192 registers.
+template <class T>
+inline constexpr index_t small_gemm_max_dim = sizeof(T) >= 16 ? 8 : 16;
 
+template <class T>
 inline bool small_gemm_applies(const matmul_plan& p) {
-  return p.m <= small_gemm_max_dim && p.n <= small_gemm_max_dim && p.k <= small_gemm_max_dim &&
-         p.k > 0;
+  constexpr index_t most = small_gemm_max_dim<T>;
+  return p.m <= most && p.n <= most && p.k <= most && p.k > 0;
 }
 
 // Whether batch position b of operand s of the plan starts at b * tile
@@ -54,44 +59,6 @@ inline bool batch_axes_dense(const matmul_plan& p, int s, index_t tile) {
   return true;
 }
 
-// One operand as the kernel reads it: its storage is `rows` rows of `cols`
-// elements, `ld` apart (the transpose of the logical matrix when trans);
-// shared memory keeps the same rows packed (`cols` apart). Logical element
-// (r, c) then lies at r * row_step + c * col_step of the packed tile.
-struct small_operand {
-  unsigned rows, cols;
-  index_t ld;
-  unsigned row_step, col_step;
-  bool conj;
-  bool dense;  // the stack's matrices are one contiguous range, in order
-};
-
-inline small_operand small_operand_of(const matmul_plan& p, int s, index_t r, index_t c,
-                                      const gemm_side& side) {
-  small_operand o;
-  o.rows = static_cast<unsigned>(side.trans ? c : r);
-  o.cols = static_cast<unsigned>(side.trans ? r : c);
-  o.ld = side.ld;
-  o.row_step = side.trans ? 1u : o.cols;
-  o.col_step = side.trans ? o.cols : 1u;
-  o.conj = side.conj;
-  o.dense = (o.rows <= 1 || side.ld == o.cols) && batch_axes_dense(p, s, r * c);
-  return o;
-}
-
-// The shared memory of a group: both operands' batch offsets (for stacks
-// that are not dense), then the A tiles, then the B tiles. A budget of
-// 16 KiB lets eight 256-thread blocks share an SM; the largest single pair
-// (16x16 complex128) is 8 KiB.
-inline constexpr index_t small_gemm_shared_budget = 16 * 1024;
-inline constexpr unsigned small_gemm_threads = 256;
-
-template <class T>
-constexpr index_t small_gemm_matrix_bytes(const matmul_plan& p) {
-  return (p.m * p.k + p.k * p.n) * static_cast<index_t>(sizeof(T)) +
-         2 * static_cast<index_t>(sizeof(index_t));
-}
-
 // The accumulator: float for float16 and bfloat16 (as cuBLAS's GemmEx with
 // CUBLAS_COMPUTE_32F), the element type's precision otherwise; complex
 // values as two reals, multiplied out by hand (no special cases for
@@ -101,9 +68,9 @@ struct small_acc {
   using real = math_t<T>;
   real v = 0;
   CUPP_HD void add(const T& a, const T& b) { v += convert<real>(a) * convert<real>(b); }
-  CUPP_HD T scaled(const T& alpha, const T& beta, const T* old) const {
+  CUPP_HD T scaled(const T& alpha, const T& beta, bool add_old, const T& old) const {
     real r = convert<real>(alpha) * v;
-    if (old) r += convert<real>(beta) * convert<real>(*old);
+    if (add_old) r += convert<real>(beta) * convert<real>(old);
     return convert<T>(r);
   }
 };
@@ -116,11 +83,11 @@ struct small_acc<::cuda::std::complex<R>> {
     re += a.real() * b.real() - a.imag() * b.imag();
     im += a.real() * b.imag() + a.imag() * b.real();
   }
-  CUPP_HD T scaled(const T& alpha, const T& beta, const T* old) const {
+  CUPP_HD T scaled(const T& alpha, const T& beta, bool add_old, const T& old) const {
     R r = alpha.real() * re - alpha.imag() * im, i = alpha.real() * im + alpha.imag() * re;
-    if (old) {
-      r += beta.real() * old->real() - beta.imag() * old->imag();
-      i += beta.real() * old->imag() + beta.imag() * old->real();
+    if (add_old) {
+      r += beta.real() * old.real() - beta.imag() * old.imag();
+      i += beta.real() * old.imag() + beta.imag() * old.real();
     }
     return T(r, i);
   }
@@ -134,286 +101,190 @@ CUPP_HD inline T conj_if(const T& v, bool conj) {
     return v;
 }
 
+// Bytes one vector access moves.
+inline constexpr index_t small_gemm_chunk_bytes = 16;
+
+// How the kernel walks one operand: element (r, c) of product b's matrix
+// lies at offset(b) + r * rs + c * cs. `rows_vector`: every row (c
+// running, the way the kernel reads A's row i, B's row l and writes C's
+// row i) is 16-byte aligned and a whole number of 16-byte chunks, in every
+// product of the stack, so it moves in 16-byte loads.
+struct small_operand {
+  index_t rs, cs;
+  bool conj;
+  bool rows_vector;
+};
+
+// The operand of a plan's side s (0 A, 1 B, 2 C) with r x c matrices.
+inline small_operand small_operand_of(const matmul_plan& p, int s, index_t r, index_t c, index_t rs,
+                                      index_t cs, bool conj, const void* base, index_t itemsize) {
+  small_operand o{rs, cs, conj, false};
+  if (cs == 1 || c == 1) {
+    bool ok = reinterpret_cast<std::uintptr_t>(base) % small_gemm_chunk_bytes == 0 &&
+              (c * itemsize) % small_gemm_chunk_bytes == 0 &&
+              (r <= 1 || (rs * itemsize) % small_gemm_chunk_bytes == 0);
+    for (int i = 0; i < p.nb && ok; ++i)
+      ok = p.ext[i] <= 1 || (p.st[s][i] * itemsize) % small_gemm_chunk_bytes == 0;
+    o.rows_vector = ok;
+  }
+  return o;
+}
+
 #if defined(__CUDACC__)
 
-// Copies `count` matrices of one operand into packed tiles. Each thread
-// issues eight loads before it stores, so that enough bytes are in flight
-// to stream at bandwidth (8 blocks of 256 threads: 64 KiB of float32 per
-// SM; an 8x8 float32 group of 31 pairs takes one round trip per operand).
-template <class T>
-__device__ inline void load_small_tiles(T* __restrict__ tiles, const T* __restrict__ src,
-                                        const small_operand& op, const index_t* offsets,
-                                        index_t first, unsigned count) {
-  constexpr unsigned unroll = 8;
-  const unsigned tile = op.rows * op.cols, total = count * tile;
-  const T* dense = op.dense ? src + first * static_cast<index_t>(tile) : src;
-  for (unsigned base = threadIdx.x; base < total; base += unroll * blockDim.x) {
-    T v[unroll];
+// Loads a row x of len elements (0 < len <= NB; element j at x[j * step])
+// into out[0, NB). Every load is unconditional, so that the compiler can
+// issue all of a thread's loads before the first arithmetic: positions
+// past len repeat the last element (the kernel never uses them).
+template <class T, unsigned NB>
+__device__ __forceinline__ void small_load_row(const T* __restrict__ x, index_t step, unsigned len,
+                                               bool vector, T (&out)[NB]) {
+  constexpr unsigned per = static_cast<unsigned>(small_gemm_chunk_bytes / sizeof(T));
+  if constexpr (small_gemm_chunk_bytes % sizeof(T) == 0 && NB % per == 0) {
+    if (vector) {
+      const int4* chunks = reinterpret_cast<const int4*>(x);
+      const unsigned last = (len - 1) / per;
 #pragma unroll
-    for (unsigned u = 0; u < unroll; ++u) {
-      const unsigned e = base + u * blockDim.x;
-      if (e < total) {
-        if (op.dense) {
-          v[u] = dense[e];
-        } else {
-          const unsigned g = e / tile, r = e - g * tile, row = r / op.cols, col = r - row * op.cols;
-          v[u] = src[offsets[g] + static_cast<index_t>(row) * op.ld + col];
-        }
+      for (unsigned q = 0; q < NB / per; ++q) {
+        const int4 v = __ldg(chunks + (q < last ? q : last));
+        std::memcpy(&out[q * per], &v, sizeof v);
       }
-    }
-#pragma unroll
-    for (unsigned u = 0; u < unroll; ++u) {
-      const unsigned e = base + u * blockDim.x;
-      if (e < total) tiles[e] = conj_if(v[u], op.conj);
-    }
-  }
-}
-
-// C[b] = alpha * A[b].B[b] + beta * C[b] (beta 0: C not read) for the
-// plan's batches, `group` consecutive ones per block; C is C-contiguous.
-template <class T>
-__global__ void __launch_bounds__(small_gemm_threads)
-    small_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
-                      matmul_plan p, small_operand sa, small_operand sb, unsigned group, T alpha,
-                      T beta, bool read_c) {
-  extern __shared__ __align__(16) unsigned char small_gemm_shared[];
-  index_t* off_a = reinterpret_cast<index_t*>(small_gemm_shared);
-  index_t* off_b = off_a + group;
-  const unsigned m = static_cast<unsigned>(p.m), n = static_cast<unsigned>(p.n),
-                 k = static_cast<unsigned>(p.k), mn = m * n;
-  // 2 * group index_t keep the tiles 16-byte aligned.
-  T* tiles_a = reinterpret_cast<T*>(off_b + group);
-  T* tiles_b = tiles_a + group * m * k;
-  const index_t groups = (p.batches + group - 1) / group;
-  const bool offsets = !sa.dense || !sb.dense;
-  // Every thread of a block takes the same trips through this loop, so
-  // the barriers inside are reached by all.
-  for (index_t g0 = blockIdx.x; g0 < groups; g0 += gridDim.x) {
-    const index_t first = g0 * group;
-    const index_t left = p.batches - first;
-    const unsigned count = left < group ? static_cast<unsigned>(left) : group;
-    if (offsets)
-      for (unsigned g = threadIdx.x; g < count; g += blockDim.x) {
-        index_t off[3];
-        batch_offsets(p, first + g, off);
-        off_a[g] = off[0];
-        off_b[g] = off[1];
-      }
-    __syncthreads();
-    load_small_tiles(tiles_a, a, sa, off_a, first, count);
-    load_small_tiles(tiles_b, b, sb, off_b, first, count);
-    __syncthreads();
-    T* out = c + first * static_cast<index_t>(mn);
-    for (unsigned e = threadIdx.x; e < count * mn; e += blockDim.x) {
-      const unsigned g = e / mn, r = e - g * mn, i = r / n, j = r - i * n;
-      const T* ra = tiles_a + g * m * k + i * sa.row_step;
-      const T* cb = tiles_b + g * k * n + j * sb.col_step;
-      small_acc<T> acc;
-      for (unsigned l = 0; l < k; ++l) acc.add(ra[l * sa.col_step], cb[l * sb.row_step]);
-      out[e] = acc.scaled(alpha, beta, read_c ? out + e : nullptr);
-    }
-    // The next group overwrites the offsets and tiles.
-    __syncthreads();
-  }
-}
-
-// The dense path: both operands' stacks contiguous, so a group's A and B
-// are one range each and need no offsets. Its own kernel so that it keeps
-// few registers (eight 256-thread blocks per SM, 32 registers each) and the
-// generic kernel above stays as it is.
-
-// Bytes one vector access moves; a chunk is that many bytes of elements.
-inline constexpr unsigned small_gemm_chunk_bytes = 16;
-
-template <class T>
-inline constexpr bool small_gemm_chunks_v = small_gemm_chunk_bytes % sizeof(T) == 0;
-
-template <class T>
-__device__ inline bool chunk_aligned(const T* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % small_gemm_chunk_bytes == 0;
-}
-
-// Copies elements [0, na) of src_a to tile_a and [0, nb) of src_b to
-// tile_b as one index space, so that a thread's loads of both operands are
-// in flight together (one round trip per group, not one per operand).
-template <class U, unsigned unroll>
-__device__ inline void stage_two_ranges(U* __restrict__ tile_a, const U* __restrict__ src_a,
-                                        unsigned na, U* __restrict__ tile_b,
-                                        const U* __restrict__ src_b, unsigned nb) {
-  const unsigned total = na + nb;
-  for (unsigned base = threadIdx.x; base < total; base += unroll * blockDim.x) {
-    U v[unroll];
-#pragma unroll
-    for (unsigned u = 0; u < unroll; ++u) {
-      const unsigned e = base + u * blockDim.x;
-      if (e < total) v[u] = e < na ? src_a[e] : src_b[e - na];
-    }
-#pragma unroll
-    for (unsigned u = 0; u < unroll; ++u) {
-      const unsigned e = base + u * blockDim.x;
-      if (e < na)
-        tile_a[e] = v[u];
-      else if (e < total)
-        tile_b[e - na] = v[u];
-    }
-  }
-}
-
-// A group's A (na elements) and B (nb elements) into their tiles (both
-// 16-byte aligned), unchanged (the kernel applies conj as it reads them).
-// When both global ranges start 16-byte aligned: 16-byte copies, on sm_80
-// and later asynchronous ones that stage nothing in registers, so that all
-// of a thread's copies are in flight at once; the last na % per_chunk
-// (nb % per_chunk) elements one by one. Element by element otherwise.
-template <class T>
-__device__ inline void stage_dense_group(T* tile_a, const T* src_a, unsigned na, T* tile_b,
-                                         const T* src_b, unsigned nb) {
-  if constexpr (small_gemm_chunks_v<T>) {
-    constexpr unsigned per_chunk = small_gemm_chunk_bytes / sizeof(T);
-    if (chunk_aligned(src_a) && chunk_aligned(src_b)) {
-      const unsigned ca = na / per_chunk, cb = nb / per_chunk;
-      int4* chunks_a = reinterpret_cast<int4*>(tile_a);
-      int4* chunks_b = reinterpret_cast<int4*>(tile_b);
-      const int4* from_a = reinterpret_cast<const int4*>(src_a);
-      const int4* from_b = reinterpret_cast<const int4*>(src_b);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      for (unsigned e = threadIdx.x; e < ca + cb; e += blockDim.x) {
-        if (e < ca)
-          __pipeline_memcpy_async(chunks_a + e, from_a + e, small_gemm_chunk_bytes);
-        else
-          __pipeline_memcpy_async(chunks_b + (e - ca), from_b + (e - ca), small_gemm_chunk_bytes);
-      }
-      __pipeline_commit();
-#else
-      stage_two_ranges<int4, 4>(chunks_a, from_a, ca, chunks_b, from_b, cb);
-#endif
-      const unsigned ta = na - ca * per_chunk, tail = ta + (nb - cb * per_chunk);
-      for (unsigned t = threadIdx.x; t < tail; t += blockDim.x) {
-        if (t < ta) {
-          const unsigned e = ca * per_chunk + t;
-          tile_a[e] = src_a[e];
-        } else {
-          const unsigned e = cb * per_chunk + (t - ta);
-          tile_b[e] = src_b[e];
-        }
-      }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      __pipeline_wait_prior(0);
-#endif
       return;
     }
   }
-  stage_two_ranges<T, 4>(tile_a, src_a, na, tile_b, src_b, nb);
+#pragma unroll
+  for (unsigned j = 0; j < NB; ++j) out[j] = x[(j < len ? j : len - 1) * step];
 }
 
-// C[b] = alpha * A[b].B[b] + beta * C[b] for a stack whose A and B are
-// dense (small_operand::dense); tile B starts b_offset bytes into the
-// group's shared memory.
-// Blocks per SM the dense kernel asks registers for: as many as fit the
-// SM's threads (2048 on sm_80, sm_90 and sm_100; 1536 on sm_86, sm_89 and
-// sm_120; 1024 on sm_75), since ptxas rejects a larger minimum.
-#if defined(__CUDA_ARCH__) && \
-    (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
-#define CUPP_SMALL_GEMM_DENSE_BLOCKS 8
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define CUPP_SMALL_GEMM_DENSE_BLOCKS 6
-#else
-#define CUPP_SMALL_GEMM_DENSE_BLOCKS 4
-#endif
-template <class T>
-__global__ void __launch_bounds__(small_gemm_threads, CUPP_SMALL_GEMM_DENSE_BLOCKS)
-    small_gemm_dense_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c,
-                            index_t batches, small_operand sa, small_operand sb, unsigned m,
-                            unsigned n, unsigned k, unsigned group, unsigned b_offset, T alpha,
-                            T beta, bool read_c) {
-  extern __shared__ __align__(16) unsigned char small_gemm_shared[];
-  T* tiles_a = reinterpret_cast<T*>(small_gemm_shared);
-  T* tiles_b = reinterpret_cast<T*>(small_gemm_shared + b_offset);
-  const unsigned mk = m * k, kn = k * n, mn = m * n;
-  const index_t groups = (batches + group - 1) / group;
-  // Every thread of a block takes the same trips through this loop, and
-  // the staging takes one branch per block, so the barriers are reached by
-  // all.
-  for (index_t g0 = blockIdx.x; g0 < groups; g0 += gridDim.x) {
-    const index_t first = g0 * group;
-    const index_t left = batches - first;
-    const unsigned count = left < group ? static_cast<unsigned>(left) : group;
-    stage_dense_group(tiles_a, a + first * mk, count * mk, tiles_b, b + first * kn, count * kn);
-    __syncthreads();
-    T* out = c + first * mn;
-    for (unsigned e = threadIdx.x; e < count * mn; e += blockDim.x) {
-      const unsigned g = e / mn, r = e - g * mn, i = r / n, j = r - i * n;
-      const T* ra = tiles_a + g * mk + i * sa.row_step;
-      const T* cb = tiles_b + g * kn + j * sb.col_step;
-      small_acc<T> acc;
-      for (unsigned l = 0; l < k; ++l)
-        acc.add(conj_if(ra[l * sa.col_step], sa.conj), conj_if(cb[l * sb.row_step], sb.conj));
-      out[e] = acc.scaled(alpha, beta, read_c ? out + e : nullptr);
-    }
-    // The next group overwrites the tiles.
-    __syncthreads();
+// The offsets of product `batch` in A, B and C: one multiply each for the
+// usual single batch axis.
+__device__ __forceinline__ void small_batch_offsets(const matmul_plan& p, index_t batch,
+                                                    index_t (&off)[3]) {
+  if (p.nb <= 1) {
+    for (int s = 0; s < 3; ++s) off[s] = p.nb == 1 ? batch * p.st[s][0] : 0;
+  } else {
+    batch_offsets(p, batch, off);
   }
 }
 
-// Lets the driver give shared memory its largest share of each SM, so
-// that eight blocks of the dense kernel fit (once per device it runs on).
-template <class T>
-void prefer_shared_for_dense_kernel(int device) {
-  static std::atomic<std::uint64_t> done{0};
-  const std::uint64_t bit = device < 64 ? std::uint64_t{1} << device : 0;
-  if (bit && (done.load(std::memory_order_relaxed) & bit)) return;
-  cuda::check(cudaFuncSetAttribute(small_gemm_dense_kernel<T>,
-                                   cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   cudaSharedmemCarveoutMaxShared),
-              "cudaFuncSetAttribute");
-  done.fetch_or(bit, std::memory_order_relaxed);
+// C[b] = alpha * A[b].B[b] + beta * C_old[b] (C_old null: beta 0, not
+// read; it may be C itself or another array of C's layout) for the plan's
+// products, one thread per row of C; n and k at most NB, both NB when
+// Exact (no clamping then: the common square sizes). Registers: as many as
+// the compiler likes up to NB 8 (62 for 8x8 float32; asking for 4 blocks
+// per SM made it 1934 GB/s instead of 2260 on an H100), 64 for float32 at
+// NB 16 (it wanted 104, which left too few threads in flight: 1242 GB/s;
+// with 64, 1811).
+template <class T, unsigned NB>
+inline constexpr int small_gemm_min_blocks = NB == 16 && sizeof(T) <= 4 ? 4 : 1;
+
+template <class T, unsigned NB, bool Exact>
+__global__ void __launch_bounds__(256, small_gemm_min_blocks<T, NB>)
+    small_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* c, const T* c_old,
+                      matmul_plan p, small_operand sa, small_operand sb, small_operand sc, T alpha,
+                      T beta) {
+  const unsigned m = static_cast<unsigned>(p.m), n = Exact ? NB : static_cast<unsigned>(p.n),
+                 k = Exact ? NB : static_cast<unsigned>(p.k);
+  const index_t rows = p.batches * p.m;
+  // 32-bit division where the rows allow (a 64-bit one is a long
+  // instruction sequence).
+  const bool narrow = rows <= index_t{UINT32_MAX};
+  for (index_t t = blockIdx.x * index_t{blockDim.x} + threadIdx.x; t < rows;
+       t += index_t{gridDim.x} * blockDim.x) {
+    index_t batch;
+    unsigned i;
+    if (narrow) {
+      const unsigned q = static_cast<unsigned>(t) / m;
+      batch = q;
+      i = static_cast<unsigned>(t) - q * m;
+    } else {
+      batch = t / m;
+      i = static_cast<unsigned>(t - batch * m);
+    }
+    index_t off[3];
+    small_batch_offsets(p, batch, off);
+    T ar[NB];
+    small_load_row<T, NB>(a + off[0] + i * sa.rs, sa.cs, k, sa.rows_vector, ar);
+    small_acc<T> acc[NB];
+#pragma unroll
+    for (unsigned l = 0; l < NB; ++l) {
+      T br[NB];
+      small_load_row<T, NB>(b + off[1] + (l < k ? l : k - 1) * sb.rs, sb.cs, n, sb.rows_vector, br);
+      if (l < k) {
+        const T ail = conj_if(ar[l], sa.conj);
+#pragma unroll
+        for (unsigned j = 0; j < NB; ++j) acc[j].add(ail, conj_if(br[j], sb.conj));
+      }
+    }
+    T* crow = c + off[2] + i * sc.rs;
+    const T* old = c_old ? c_old + off[2] + i * sc.rs : nullptr;
+    constexpr unsigned per = static_cast<unsigned>(small_gemm_chunk_bytes / sizeof(T));
+    if constexpr (small_gemm_chunk_bytes % sizeof(T) == 0 && NB % per == 0) {
+      if (sc.rows_vector) {
+#pragma unroll
+        for (unsigned q = 0; q < NB / per; ++q)
+          if (q * per < n) {
+            T e[per] = {};
+            if (old) {
+              const int4 v = *reinterpret_cast<const int4*>(old + q * per);
+              std::memcpy(e, &v, sizeof v);
+            }
+#pragma unroll
+            for (unsigned u = 0; u < per; ++u)
+              e[u] = acc[q * per + u].scaled(alpha, beta, old != nullptr, e[u]);
+            int4 v;
+            std::memcpy(&v, e, sizeof v);
+            reinterpret_cast<int4*>(crow)[q] = v;
+          }
+        continue;
+      }
+    }
+#pragma unroll
+    for (unsigned j = 0; j < NB; ++j)
+      if (j < n) {
+        const T prev = old ? old[j * sc.cs] : T{};
+        crow[j * sc.cs] = acc[j].scaled(alpha, beta, old != nullptr, prev);
+      }
+  }
 }
 
-// The plan's products through small_gemm_dense_kernel when both operands
-// are dense, small_gemm_kernel otherwise (small_gemm_applies(p),
-// p.batches > 0, C C-contiguous).
+// The plan's products through small_gemm_kernel (small_gemm_applies(p),
+// p.batches > 0): A and B as gemm_side describes them, C at `c` with the
+// plan's C strides and rows of n contiguous elements; c_old as the kernel
+// takes it.
 template <class T>
 void device_small_gemm(const matmul_plan& p, const gemm_side& side_a, const gemm_side& side_b,
-                       const T* a, const T* b, T* c, int device, cudaStream_t stream, T alpha,
-                       T beta, bool read_c) {
-  const small_operand sa = small_operand_of(p, 0, p.m, p.k, side_a);
-  const small_operand sb = small_operand_of(p, 1, p.k, p.n, side_b);
-  const index_t sms = cuda::runtime::getDeviceProperties(device).multiProcessorCount;
-  if (sa.dense && sb.dense) {
-    // Groups as large as the budget allows but small enough that every SM
-    // gets a few blocks when the stack is short, a multiple of 8 matrices
-    // where that leaves some, so that every group's ranges keep the
-    // 16-byte alignment of the first.
-    const index_t a_bytes = p.m * p.k * static_cast<index_t>(sizeof(T)),
-                  b_bytes = p.k * p.n * static_cast<index_t>(sizeof(T));
-    const index_t spread = (p.batches + 8 * sms - 1) / (8 * sms);
-    index_t group =
-        std::min({(small_gemm_shared_budget - 16) / (a_bytes + b_bytes), spread, p.batches});
-    if (group >= 8) group -= group % 8;
-    group = std::max<index_t>(group, 1);
-    const index_t b_offset = (group * a_bytes + 15) / 16 * 16;
-    const index_t groups = (p.batches + group - 1) / group;
-    const unsigned grid = static_cast<unsigned>(std::min<index_t>(groups, index_t{1} << 30));
-    const std::size_t shared = static_cast<std::size_t>(b_offset + group * b_bytes);
-    prefer_shared_for_dense_kernel<T>(device);
-    small_gemm_dense_kernel<T><<<grid, small_gemm_threads, shared, stream>>>(
-        a, b, c, p.batches, sa, sb, static_cast<unsigned>(p.m), static_cast<unsigned>(p.n),
-        static_cast<unsigned>(p.k), static_cast<unsigned>(group), static_cast<unsigned>(b_offset),
-        alpha, beta, read_c);
-    cuda::check_last_launch("matmul small-product kernel");
-    return;
+                       const T* a, const T* b, T* c, const T* c_old, cudaStream_t stream, T alpha,
+                       T beta) {
+  constexpr index_t size = sizeof(T);
+  // A logical (r, c) lies at r * ld + c, or at c * ld + r when transposed.
+  const auto walk = [&](int s, index_t r, index_t cols, const gemm_side& side, const void* base) {
+    return side.trans ? small_operand_of(p, s, r, cols, 1, side.ld, side.conj, base, size)
+                      : small_operand_of(p, s, r, cols, side.ld, 1, side.conj, base, size);
+  };
+  const small_operand sa = walk(0, p.m, p.k, side_a, a), sb = walk(1, p.k, p.n, side_b, b);
+  small_operand sc = small_operand_of(p, 2, p.m, p.n, p.n, 1, false, c, size);
+  if (c_old && reinterpret_cast<std::uintptr_t>(c_old) % small_gemm_chunk_bytes != 0)
+    sc.rows_vector = false;
+  const index_t rows = p.batches * p.m;
+  const unsigned threads = 256;
+  const unsigned grid =
+      static_cast<unsigned>(std::min<index_t>((rows + threads - 1) / threads, index_t{1} << 30));
+  const auto launch = [&](auto kernel) {
+    kernel<<<grid, threads, 0, stream>>>(a, b, c, c_old, p, sa, sb, sc, alpha, beta);
+  };
+  const index_t widest = std::max(p.n, p.k);
+  const bool square = p.n == p.k;
+  if (widest <= 4) {
+    square&& widest == 4 ? launch(small_gemm_kernel<T, 4, true>)
+                         : launch(small_gemm_kernel<T, 4, false>);
+  } else if (small_gemm_max_dim<T> == 8 || widest <= 8) {
+    square&& widest == 8 ? launch(small_gemm_kernel<T, 8, true>)
+                         : launch(small_gemm_kernel<T, 8, false>);
+  } else if constexpr (small_gemm_max_dim<T> == 16) {
+    square&& widest == 16 ? launch(small_gemm_kernel<T, 16, true>)
+                          : launch(small_gemm_kernel<T, 16, false>);
   }
-  // Groups as large as the budget allows, but small enough that every SM
-  // gets a few blocks when the stack is short.
-  const index_t per_matrix = small_gemm_matrix_bytes<T>(p);
-  const index_t spread = (p.batches + 4 * sms - 1) / (4 * sms);
-  const index_t group =
-      std::max<index_t>(1, std::min({small_gemm_shared_budget / per_matrix, spread, p.batches}));
-  const index_t groups = (p.batches + group - 1) / group;
-  const unsigned grid = static_cast<unsigned>(std::min<index_t>(groups, index_t{1} << 30));
-  const std::size_t shared = static_cast<std::size_t>(group * per_matrix);
-  small_gemm_kernel<T><<<grid, small_gemm_threads, shared, stream>>>(
-      a, b, c, p, sa, sb, static_cast<unsigned>(group), alpha, beta, read_c);
   cuda::check_last_launch("matmul small-product kernel");
 }
 
