@@ -1,4 +1,4 @@
-# cupp::linalg: what <cupp/linalg.hpp> links: cuBLAS and cuSOLVER for
+# cupp::linalg: what <cupp/linalg.hpp> links: cuBLAS, cuBLASLt and cuSOLVER for
 # device arrays and, where they are found, OpenBLAS (CBLAS) and LAPACKE for
 # host arrays (CUPP_HAVE_HOST_BLAS=1; without them, linear algebra of host
 # arrays is a compile error that says what to install). A target of its
@@ -9,7 +9,7 @@ if(NOT TARGET cupp::linalg)
   find_package(CUDAToolkit REQUIRED)
   add_library(cupp_linalg INTERFACE IMPORTED GLOBAL)
   add_library(cupp::linalg ALIAS cupp_linalg)
-  target_link_libraries(cupp_linalg INTERFACE cupp::cupp CUDA::cublas CUDA::cusolver)
+  target_link_libraries(cupp_linalg INTERFACE cupp::cupp CUDA::cublas CUDA::cublasLt CUDA::cusolver)
   find_path(CUPP_CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas openblas-pthread)
   find_library(CUPP_OPENBLAS_LIBRARY NAMES openblas)
   find_path(CUPP_LAPACKE_INCLUDE_DIR lapacke.h PATH_SUFFIXES openblas)

@@ -103,7 +103,9 @@ void expect_close(const G& got, const cupp::host::ndarray<V>& want, double tol =
 // The operands of the patterns: a (M, K) in `layout` (0 C order, 1 the
 // transpose of a (K, M) array, 2 F order), b (K, N), c (M, N), d (N,)
 // (broadcast to the result) and e (2, M, N) (the result broadcast to it),
-// and their float64 values.
+// and their float64 values. Small (5, 7, 3) products go through cupp's
+// small-product kernel on the device, large ones (40, 33, 24) through
+// cuBLAS, and with an addend through cuBLASLt, which reads c in place.
 template <class T>
 struct operands {
   array<T> a, b, c, d, e;
@@ -111,8 +113,8 @@ struct operands {
 };
 
 template <class T>
-operands<T> make_operands(int layout) {
-  constexpr index_t m = 5, k = 7, n = 3;
+operands<T> make_operands(int layout, bool large = false) {
+  const index_t m = large ? 40 : 5, k = large ? 33 : 7, n = large ? 24 : 3;
   operands<T> o;
   const auto ha = filled<T>({m, k}, 1);
   if (layout == 1) {
@@ -176,35 +178,38 @@ void check_pattern(const operands<T>& o, const char* name, F f) {
 
 template <class T>
 void folded_patterns() {
-  for (int layout : {0, 1, 2}) {
-    BOOST_TEST_CONTEXT("layout " << layout) {
-      const operands<T> o = make_operands<T>(layout);
-      FOLDS("p", p);
-      FOLDS("2 * p", 2 * p);
-      FOLDS("p * 3", p * 3);
-      FOLDS("-p", -p);
-      FOLDS("+p", +p);
-      FOLDS("p + c", p + c);
-      FOLDS("c + p", c + p);
-      FOLDS("p - c", p - c);
-      FOLDS("c - p", c - p);
-      FOLDS("2 * p + c", 2 * p + c);
-      FOLDS("c - 2 * p", c - 2 * p);
-      FOLDS("p * 2 + c * 3", p * 2 + c * 3);
-      FOLDS("2 * p - 3 * c", 2 * p - 3 * c);
-      FOLDS("(p + c) * 2", (p + c) * 2);
-      FOLDS("-(p - c)", -(p - c));
-      FOLDS("p + d (broadcast to the result)", p + d);
-      // The product broadcast to a larger addend: the same node, evaluated
-      // as the product and one element-wise kernel.
-      FOLDS("p + e (the result broadcast)", p + e);
-      FOLDS("e - 2 * p", e - 2 * p);
-      if constexpr (!std::is_integral_v<T>) {
-        FOLDS("p / 4", p / 4);
-        FOLDS("2.5 * p", 2.5 * p);
+  for (int layout : {0, 1, 2})
+    for (bool large : {false, true}) {
+      BOOST_TEST_CONTEXT("layout " << layout << (large ? ", large" : "")) {
+        const operands<T> o = make_operands<T>(layout, large);
+        FOLDS("p", p);
+        FOLDS("2 * p", 2 * p);
+        FOLDS("p * 3", p * 3);
+        FOLDS("-p", -p);
+        FOLDS("+p", +p);
+        FOLDS("p + c", p + c);
+        FOLDS("c + p", c + p);
+        FOLDS("p - c", p - c);
+        FOLDS("c - p", c - p);
+        FOLDS("2 * p + c", 2 * p + c);
+        FOLDS("c - 2 * p", c - 2 * p);
+        FOLDS("p * 2 + c * 3", p * 2 + c * 3);
+        FOLDS("2 * p - 3 * c", 2 * p - 3 * c);
+        FOLDS("(p + c) * 2", (p + c) * 2);
+        FOLDS("-(p - c)", -(p - c));
+        FOLDS("p + d (broadcast to the result)", p + d);
+        // The product broadcast to a larger addend: the same node, evaluated
+        // as the product and one element-wise kernel.
+        FOLDS("p + e (the result broadcast)", p + e);
+        FOLDS("e - 2 * p", e - 2 * p);
+        if constexpr (!std::is_integral_v<T>) {
+          FOLDS("p / 4", p / 4);
+          FOLDS("2.5 * p", 2.5 * p);
+        }
+        // The addend is read, never written.
+        expect_close(o.c, o.C, 0);
       }
     }
-  }
 }
 
 // Patterns that leave the lazy product: the product is evaluated once and
@@ -280,6 +285,7 @@ void folded_stack_patterns() {
       FOLDS("p + d (broadcast to the result)", p + d);
       FOLDS("e - 2 * p", e - 2 * p);
       if constexpr (!std::is_integral_v<T>) FOLDS("2.5 * p", 2.5 * p);
+      expect_close(o.c, o.C, 0);
     }
   }
 }
@@ -472,6 +478,19 @@ void conjugate_operands() {
   const cupp::host::ndarray<V> C = to_host(c).template astype<V>();
   const cupp::host::ndarray<V> want = 2.0 * reference(X, cupp::conj(A).eval()) + C;
   expect_close(2 * cupp::matmul(x, cupp::conj(a)) + c, want, tol);
+  // Larger than the small-product kernel takes: cuBLAS's op C, the addend
+  // copied into the result first (and left as it was).
+  {
+    const auto hl = filled<T>({24, 20}, 5), hy = filled<T>({18, 20}, 6),
+               hd = filled<T>({18, 24}, 7);
+    const auto l = on_space(hl), y = on_space(hy), d = on_space(hd);
+    const cupp::host::ndarray<V> L = hl.template astype<V>(), Y = hy.template astype<V>(),
+                                 D = hd.template astype<V>();
+    const cupp::host::ndarray<V> LH = cupp::conj(L.T()).eval();
+    const cupp::host::ndarray<V> expected = 2.0 * reference(Y, LH) + D;
+    expect_close(2 * cupp::matmul(y, cupp::conj(l.T())) + d, expected, tol);
+    expect_close(d, D, 0);
+  }
   // vdot conjugates its first operand through the same op.
   const cupp::host::ndarray<V> v1 = cupp::conj(A.reshape({20})).eval().reshape({1, 20});
   expect_close(cupp::vdot(a, x.T()),

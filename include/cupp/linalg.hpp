@@ -3,7 +3,7 @@
 // for device arrays and on OpenBLAS and LAPACKE for host arrays.
 //
 // Not part of <cupp/cupp.hpp>: a program that uses linear algebra includes
-// this header and links cupp::linalg (cuBLAS, cuSOLVER, OpenBLAS and
+// this header and links cupp::linalg (cuBLAS, cuBLASLt, cuSOLVER, OpenBLAS and
 // LAPACKE); one that uses arrays alone links none of them and compiles none
 // of their headers. See docs/linalg.md.
 #pragma once

@@ -6,6 +6,7 @@
 // arrays alone neither links cuBLAS nor compiles its headers.
 #pragma once
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
 #include <array>
@@ -76,10 +77,14 @@ namespace detail {
 
 // A handle and the workspace it keeps for its life (cuBLAS asks for
 // 32 MiB on Hopper and later, 4 MiB before; without one it allocates its
-// own with cudaMalloc inside calls, which a stream capture cannot hold).
+// own with cudaMalloc inside calls, which a stream capture cannot hold),
+// and a cuBLASLt handle, which takes the same workspace (the thread's
+// cuBLAS and cuBLASLt calls on one device run in its stream's order).
 struct blas_state {
   cublasHandle_t handle = nullptr;
+  cublasLtHandle_t lt = nullptr;
   memory_ptr workspace;
+  std::size_t workspace_bytes = 0;
   blas_state() = default;
   blas_state(const blas_state&) = delete;
   blas_state& operator=(const blas_state&) = delete;
@@ -87,6 +92,7 @@ struct blas_state {
     // At thread exit; the status is ignored: the process may be ending
     // with the CUDA context already gone.
     if (handle) (void)cublasDestroy(handle);
+    if (lt) (void)cublasLtDestroy(lt);
   }
 };
 
@@ -100,7 +106,9 @@ inline blas_state& blas_state_for(int device) {
     const int major = runtime::getDeviceProperties(device).major;
     const std::size_t bytes = (major >= 9 ? std::size_t{32} : std::size_t{4}) << 20;
     s->workspace = alloc(bytes);
+    s->workspace_bytes = bytes;
     check(cublasSetWorkspace(s->handle, s->workspace.get(), bytes), "cublasSetWorkspace");
+    check(cublasLtCreate(&s->lt), "cublasLtCreate");
     slot = std::move(s);
   }
   return *slot;
@@ -118,6 +126,20 @@ inline cublasHandle_t blas_handle(int device) {
   check(cublasSetMathMode(h, allow_tf32() ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
         "cublasSetMathMode");
   return h;
+}
+
+// The calling thread's cuBLASLt handle for `device` and the workspace its
+// calls may use (the cuBLAS handle's). cuBLASLt takes the stream at each
+// call; use the device's current stream.
+struct blas_lt {
+  cublasLtHandle_t handle;
+  void* workspace;
+  std::size_t workspace_bytes;
+};
+inline blas_lt blas_lt_handle(int device) {
+  detail::check_device_id(device);
+  detail::blas_state& s = detail::blas_state_for(device);
+  return {s.lt, s.workspace.get(), s.workspace_bytes};
 }
 
 }  // namespace cupp::cuda

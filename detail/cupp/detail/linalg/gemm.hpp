@@ -28,6 +28,7 @@
 
 #if defined(__CUDACC__)
 #include <cupp/cuda/blas.hpp>
+#include <cupp/detail/linalg/gemm_lt.hpp>
 #endif
 
 namespace cupp::detail {
@@ -203,12 +204,16 @@ void cublas_gemm_batched(cublasHandle_t h, const matmul_plan& p, const gemm_side
   }
 }
 
-// Every product of the plan on the current device's current stream. With
-// k == 0 the product is zero; callers fold no addend then (beta 0).
+// Every product of the plan on the current device's current stream:
+// C = alpha * A.B + beta * C_in, C_in being c_in (an array of C's layout)
+// or, when that is null, C itself. With k == 0 the product is zero;
+// callers fold no addend then (beta 0).
 template <class T>
 void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, const T* a,
-                 const T* b, T* c, int device, const gemm_scale<T>& scale = plain_product<T>()) {
+                 const T* b, T* c, int device, const gemm_scale<T>& scale = plain_product<T>(),
+                 const T* c_in = nullptr) {
   if (p.batches == 0 || p.m == 0 || p.n == 0) return;
+  const T* old = is_zero_scalar(scale.beta) ? nullptr : c_in ? c_in : c;
   cudaStream_t stream = cuda::detail::current_stream_impl(device)->handle;
   if (p.k == 0) {
     cuda::check(
@@ -217,9 +222,8 @@ void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb,
     return;
   }
   // Stacks of small products: cupp's kernel (the rule in small_gemm.hpp).
-  if (small_gemm_applies(p) && batch_axes_dense(p, 2, p.m * p.n)) {
-    device_small_gemm(p, sa, sb, a, b, c, device, stream, scale.alpha, scale.beta,
-                      !is_zero_scalar(scale.beta));
+  if (small_gemm_applies<T>(p) && batch_axes_dense(p, 2, p.m * p.n)) {
+    device_small_gemm(p, sa, sb, a, b, c, old, stream, scale.alpha, scale.beta);
     return;
   }
   cublasHandle_t h = cuda::blas_handle(device);
@@ -227,9 +231,25 @@ void device_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb,
   index_t stride[3] = {0, 0, 0};
   if (p.nb > 0)
     for (int s = 0; s < 3; ++s) stride[s] = p.st[s][p.nb - 1];
+  // An addend apart from C goes to cuBLASLt, which reads C and writes D
+  // apart; conjugated operands stay with cuBLAS (op C is not among the
+  // cuBLASLt operations cupp relies on), after a copy of the addend into C.
+  const bool apart = old && old != c;
+  const bool lt = apart && !sa.conj && !sb.conj;
+  const cuda::blas_lt lt_handle = lt ? cuda::blas_lt_handle(device) : cuda::blas_lt{};
   for (index_t outer = 0; outer < p.batches / count; ++outer) {
     index_t off[3];
     outer_batch_offsets(p, outer, off);
+    if (lt && lt_gemm_batched(lt_handle, stream, p, blas_op(sa), sa.ld, blas_op(sb), sb.ld,
+                              a + off[0], b + off[1], old + off[2], c + off[2], count, stride,
+                              scale.alpha, scale.beta))
+      continue;
+    // C is C-contiguous: the batched call's products are one range.
+    if (apart)
+      cuda::check(cudaMemcpyAsync(c + off[2], old + off[2],
+                                  static_cast<std::size_t>(count * p.m * p.n) * sizeof(T),
+                                  cudaMemcpyDeviceToDevice, stream),
+                  "cudaMemcpyAsync");
     cublas_gemm_batched(h, p, sa, sb, a + off[0], b + off[1], c + off[2], count, stride, scale);
   }
 }

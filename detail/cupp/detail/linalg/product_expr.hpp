@@ -119,13 +119,18 @@ class matmul_expr : public expression_base<matmul_expr<R, S, Addend>> {
   ndarray<R, S> evaluate() const {
     if (folds()) {
       ndarray<R, S> out(product_shape_);
+      // An addend of the product's shape in one C-order range is read in
+      // place (cuBLASLt takes it apart from the result); any other is
+      // broadcast into the result first.
+      const R* addend = nullptr;
       if constexpr (Addend) {
-        if (c_.shape() == product_shape_)
-          c_.copy_into(out);
+        if (c_.shape() == product_shape_ && c_.is_c_contiguous() &&
+            c_.device_id() == out.device_id())
+          addend = c_.data();
         else
           assign(out, array_leaf<R, S>{c_});
       }
-      run_product(a_, b_, out, scale_);
+      run_product(a_, b_, out, scale_, addend);
       return out;
     }
     const ndarray<R, S> p = fresh_product(a_, b_);

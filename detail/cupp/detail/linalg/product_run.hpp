@@ -5,6 +5,7 @@
 // C-contiguous array of the result's dtype that no operand overlaps).
 #pragma once
 
+#include <cstring>
 #include <type_traits>
 
 #include <cupp/array_fwd.hpp>
@@ -25,13 +26,30 @@ strides_t product_strides(ndarray<R, S>& x) {
   return *element_strides(x.strides(), sizeof(R));
 }
 
-// out = alpha * (a @ b) + beta * out, out a C-contiguous array of the
-// product's shape (beta 0: out is not read). Callers fold no addend into a
-// product with k == 0 (its zero is written without a BLAS call).
+// out = alpha * (a @ b) + beta * addend, out a C-contiguous array of the
+// product's shape and the addend either out itself (addend null) or
+// another C-contiguous array of that shape on out's device (beta 0:
+// neither is read). Callers fold no addend into a product with k == 0
+// (its zero is written without a BLAS call).
 template <class R, class S>
 void run_product(product_input<R, S> a, product_input<R, S> b, const ndarray<R, S>& out,
-                 const gemm_scale<R>& scale) {
+                 const gemm_scale<R>& scale, const R* addend = nullptr) {
   constexpr bool on_device = std::is_same_v<S, device_space>;
+  // Where the addend cannot be read apart from the result (the host BLAS
+  // and the exact loops), it is copied into the result first.
+  const auto addend_into_out = [&] {
+    if (!addend || addend == out.data() || is_zero_scalar(scale.beta)) return;
+    const std::size_t bytes = static_cast<std::size_t>(out.size()) * sizeof(R);
+    if constexpr (on_device) {
+#if defined(__CUDACC__)
+      cuda::check(cudaMemcpyAsync(out.data(), addend, bytes, cudaMemcpyDeviceToDevice,
+                                  cuda::detail::current_stream_impl(out.device_id())->handle),
+                  "cudaMemcpyAsync");
+#endif
+    } else {
+      std::memcpy(out.data(), addend, bytes);
+    }
+  };
   if constexpr (on_device) {
     check_current_device(a.array.device_id());
     check_current_device(b.array.device_id());
@@ -69,16 +87,19 @@ void run_product(product_input<R, S> a, product_input<R, S> b, const ndarray<R, 
     }
     if constexpr (on_device) {
 #if defined(__CUDACC__)
-      device_gemm(p, *sa, *sb, a.array.data(), b.array.data(), out.data(), out.device_id(), scale);
+      device_gemm(p, *sa, *sb, a.array.data(), b.array.data(), out.data(), out.device_id(), scale,
+                  addend);
 #else
       CUPP_NEEDS_NVCC(R);
 #endif
     } else {
+      addend_into_out();
       host_gemm(p, *sa, *sb, a.array.data(), b.array.data(), out.data(), scale);
     }
   } else {
     // Only complex operands are ever conjugated, and they take BLAS.
     const exact_strides s{ars, acs, brs, bcs};
+    addend_into_out();
     if constexpr (on_device) {
 #if defined(__CUDACC__)
       device_exact_matmul(p, s, a.array.data(), b.array.data(), out.data(),
