@@ -11,18 +11,14 @@ import os
 
 import numpy as np
 
+from fixture_values import random_values
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "linalg", "decomp")
 DTYPES = ["float32", "float64", "complex64", "complex128", "int64"]
 
 
 def values(shape, dtype, seed):
-    rng = np.random.default_rng(seed)
-    if dtype == "int64":
-        return rng.integers(-9, 10, size=shape).astype(np.int64)
-    x = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+    return random_values(shape, dtype, np.random.default_rng(seed))
 
 
 def hermitian(shape, dtype, seed):

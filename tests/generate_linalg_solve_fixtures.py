@@ -18,6 +18,8 @@ import os
 
 import numpy as np
 
+from fixture_values import random_values
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "linalg", "solve")
 DTYPES = ["float32", "float64", "complex64", "complex128", "int64"]
 
@@ -35,13 +37,7 @@ CASES.update({
 })
 
 
-def values(shape, dtype, rng):
-    if dtype == "int64":
-        return rng.integers(-9, 10, size=shape).astype(np.int64)
-    x = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+values = random_values
 
 
 def well_conditioned(shape, dtype, rng):

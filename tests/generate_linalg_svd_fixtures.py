@@ -13,6 +13,8 @@ import pathlib
 
 import numpy as np
 
+from fixture_values import random_values
+
 OUT = pathlib.Path(__file__).parent / "fixtures" / "linalg" / "svd"
 
 # Shapes: tall, wide, square, 1x1, stacks through the batched (<= 32) and
@@ -30,13 +32,7 @@ CASES = {
 DTYPES = ["float32", "float64", "complex64", "complex128", "int32"]
 
 
-def matrix(shape, dtype, rng):
-    if dtype == "int32":
-        return rng.integers(-9, 10, size=shape).astype(np.int32)
-    a = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        a = a + 1j * rng.standard_normal(shape)
-    return a.astype(dtype)
+matrix = random_values
 
 
 def main():
