@@ -12,7 +12,8 @@ set(cupp_linalg_test_sources
     linalg_solve_test.cu
     linalg_decomp_test.cu
     linalg_svd_test.cu
-    linalg_norms_test.cu)
+    linalg_norms_test.cu
+    linalg_correlation_test.cu)
 cupp_add_test(linalg_gpu_test gpu ${cupp_linalg_test_sources})
 target_compile_definitions(linalg_gpu_test PRIVATE CUPP_TEST_DEVICE=1)
 target_link_libraries(linalg_gpu_test PRIVATE cupp::linalg)
