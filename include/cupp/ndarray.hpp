@@ -343,6 +343,10 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
   // The flag belongs to this handle and the views made from it.
   void setflags(bool write) noexcept { flags_.writeable = write; }
 
+  // ndarray.sort(axis, kind): sorts in place (a stable sort whatever the
+  // kind). Defined in <cupp/sort.hpp>, which a unit calling it includes.
+  void sort(int axis = -1, std::string_view kind = {}) const;
+
   // --- transfers (device arrays) --------------------------------------------
 
   // A host copy (cupy.ndarray.get). Non-blocking copies land in pinned

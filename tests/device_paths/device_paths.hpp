@@ -23,3 +23,5 @@ void device_paths_rearranging();
 void device_paths_io();
 void device_paths_linalg();
 void device_paths_linalg_solvers();
+void device_paths_correlation();
+void device_paths_sort();

@@ -78,5 +78,11 @@ BOOST_AUTO_TEST_CASE(linalg) {
 BOOST_AUTO_TEST_CASE(linalg_solvers) {
   run_area(device_paths_linalg_solvers);
 }
+BOOST_AUTO_TEST_CASE(correlation) {
+  run_area(device_paths_correlation);
+}
+BOOST_AUTO_TEST_CASE(sort) {
+  run_area(device_paths_sort);
+}
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,123 @@
+// Counting elements into bins, shared by bincount and the histograms: a
+// binner maps element i to its bin (or -1 to drop it) and its weight; the
+// device accumulates in shared memory per block when the bins (and the
+// binner's tables) fit there, merging into global memory with atomics,
+// and straight into global memory otherwise. The host loops in element
+// order, as NumPy does.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include <cupp/config.hpp>
+#include <cupp/cuda/memory.hpp>
+#include <cupp/cuda/stream.hpp>
+#include <cupp/detail/convert.hpp>
+#include <cupp/shape.hpp>
+
+namespace cupp::detail::search {
+
+// Adds binner's weight for every element to out[bin]: n elements, nbins
+// accumulators of type Acc (double, or unsigned long long for counts).
+template <class Acc, class Binner>
+void host_accumulate(const Binner& b, index_t n, Acc* out) {
+  for (index_t i = 0; i < n; ++i) {
+    const index_t k = b.bin(i);
+    if (k >= 0) out[k] += b.template weight<Acc>(i);
+  }
+}
+
+#if defined(__CUDACC__)
+// Shared memory a block may use for its private bins and tables: the
+// default 48 KiB every device grants without opting in.
+inline constexpr std::size_t shared_budget = 48 * 1024;
+
+inline std::size_t align_up(std::size_t bytes) {
+  return (bytes + 15) / 16 * 16;
+}
+
+template <class Acc, class Binner>
+__global__ void privatised_bins_kernel(Binner b, index_t n, index_t nbins, Acc* out) {
+  extern __shared__ __align__(16) unsigned char shared_words[];
+  unsigned char* smem = shared_words;
+  Acc* local = reinterpret_cast<Acc*>(smem);
+  for (index_t k = threadIdx.x; k < nbins; k += blockDim.x) local[k] = Acc{0};
+  b.stage(smem + (nbins * sizeof(Acc) + 15) / 16 * 16, threadIdx.x, blockDim.x);
+  __syncthreads();
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
+  index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // Four elements per thread in flight: their loads issue before the
+  // first atomic waits on one.
+  constexpr int unroll = 4;
+  for (; i + (unroll - 1) * step < n; i += unroll * step) {
+    index_t k[unroll];
+    CUPP_UNROLL
+    for (int u = 0; u < unroll; ++u) k[u] = b.bin(i + u * step);
+    CUPP_UNROLL
+    for (int u = 0; u < unroll; ++u)
+      if (k[u] >= 0) atomicAdd(&local[k[u]], b.template weight<Acc>(i + u * step));
+  }
+  for (; i < n; i += step) {
+    const index_t k = b.bin(i);
+    if (k >= 0) atomicAdd(&local[k], b.template weight<Acc>(i));
+  }
+  __syncthreads();
+  for (index_t k = threadIdx.x; k < nbins; k += blockDim.x)
+    if (local[k] != Acc{0}) atomicAdd(&out[k], local[k]);
+}
+
+template <class Acc, class Binner>
+__global__ void global_bins_kernel(Binner b, index_t n, Acc* out) {
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    const index_t k = b.bin(i);
+    if (k >= 0) atomicAdd(&out[k], b.template weight<Acc>(i));
+  }
+}
+
+// out (nbins accumulators, zeroed here) on the current stream of `device`.
+template <class Acc, class Binner>
+void device_accumulate(const Binner& b, index_t n, index_t nbins, Acc* out, int device) {
+  cudaStream_t stream = cuda::detail::current_stream_impl(device)->handle;
+  cuda::check(cudaMemsetAsync(out, 0, static_cast<std::size_t>(nbins) * sizeof(Acc), stream),
+              "cudaMemsetAsync");
+  if (n == 0 || nbins == 0) return;
+  int sms = 0;
+  cuda::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+              "cudaDeviceGetAttribute");
+  constexpr int threads = 256;
+  const index_t wanted = (n + threads - 1) / threads;
+  const unsigned blocks =
+      static_cast<unsigned>(std::min<index_t>(wanted, static_cast<index_t>(sms) * 8));
+  const std::size_t bytes =
+      align_up(static_cast<std::size_t>(nbins) * sizeof(Acc)) + b.table_bytes();
+  if (bytes <= shared_budget) {
+    privatised_bins_kernel<Acc><<<blocks, threads, bytes, stream>>>(b, n, nbins, out);
+    cuda::check(cudaGetLastError(), "privatised_bins_kernel");
+  } else {
+    global_bins_kernel<Acc><<<blocks, threads, 0, stream>>>(b, n, out);
+    cuda::check(cudaGetLastError(), "global_bins_kernel");
+  }
+}
+#endif
+
+// Weights for a binner: none (each element counts one) or an array read in
+// element order.
+struct unit_weight {
+  template <class Acc>
+  CUPP_HD Acc at(index_t) const {
+    return Acc{1};
+  }
+};
+
+template <class W>
+struct array_weight {
+  const W* data;
+  template <class Acc>
+  CUPP_HD Acc at(index_t i) const {
+    return convert<Acc>(data[i]);
+  }
+};
+
+}  // namespace cupp::detail::search

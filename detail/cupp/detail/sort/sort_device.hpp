@@ -1,0 +1,244 @@
+// The device side of the row sorts (nvcc only): CUB's DeviceRadixSort for
+// one row (64-bit item counts), DeviceSegmentedSort's stable sorts for many
+// (segment offsets computed from the row index, so no offset array), and
+// the few element-wise kernels around them.
+//
+// NaN: the value sort hands the input to CUB as it is (no pass before the
+// sort). CUB orders floats by their bits, which puts NaNs with the sign bit
+// set first; a kernel of one thread per row finds such a prefix, and only
+// when one exists (a flag on the device, no host synchronisation) two
+// further kernels move it to the end of its row as the canonical quiet NaN.
+// Otherwise they return at once. Index sorts read keys made by
+// sorting::full_key (every NaN the same largest key), so NaNs keep their
+// input order, as in NumPy's stable argsort.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cupp/cuda/memory.hpp>
+#include <cupp/cuda/runtime.hpp>
+#include <cupp/detail/sort/sort_keys.hpp>
+
+namespace cupp::detail::sorting {
+
+inline constexpr int sort_threads = 256;
+
+inline unsigned sort_blocks(index_t items) {
+  const index_t b = (items + sort_threads - 1) / sort_threads;
+  return static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(b, 8192)));
+}
+
+// CUB sorts bool as its byte.
+template <class T>
+using cub_key = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
+struct row_start {
+  index_t n;
+  __host__ __device__ index_t operator()(index_t r) const { return r * n; }
+};
+inline auto row_offsets(index_t n) {
+  return thrust::make_transform_iterator(thrust::make_counting_iterator<index_t>(0), row_start{n});
+}
+
+// Sorts rows of keys (with values when V is not void) and returns the
+// temporary storage, at least `min_bytes` long, for the caller to reuse once
+// the sort is done (stream order).
+template <class K, class V>
+cuda::memory_ptr cub_sort(const K* kin, K* kout, const V* vin, V* vout, index_t rows, index_t n,
+                          cudaStream_t s, std::size_t min_bytes = 0) {
+  const index_t total = rows * n;
+  std::size_t bytes = 0;
+  auto call = [&](void* temp) {
+    if (rows == 1) {
+      if constexpr (std::is_void_v<V>)
+        return cub::DeviceRadixSort::SortKeys(temp, bytes, kin, kout, total, 0, int(sizeof(K) * 8),
+                                              s);
+      else
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout, total, 0,
+                                               int(sizeof(K) * 8), s);
+    } else {
+      const auto off = row_offsets(n);
+      if constexpr (std::is_void_v<V>)
+        return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, kin, kout, total, rows, off,
+                                                        off + 1, s);
+      else
+        return cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, kin, kout, vin, vout, total,
+                                                         rows, off, off + 1, s);
+    }
+  };
+  cuda::check(call(nullptr), "cub sort (temporary storage)");
+  const std::size_t need = bytes;
+  auto temp = cuda::alloc(std::max<std::size_t>(std::max<std::size_t>(need, min_bytes), 1));
+  bytes = need;
+  cuda::check(call(temp.get()), "cub sort");
+  return temp;
+}
+
+template <class T>
+__global__ void find_negative_nans(const T* out, index_t rows, index_t n, index_t* count,
+                                   int* any) {
+  for (index_t r = blockIdx.x * index_t(blockDim.x) + threadIdx.x; r < rows;
+       r += index_t(gridDim.x) * blockDim.x) {
+    const T* row = out + r * n;
+    index_t k = 0;
+    if (is_negative_nan(row[0])) {
+      // The negative NaNs form a prefix: find its end.
+      index_t lo = 1, hi = n;
+      while (lo < hi) {
+        const index_t mid = lo + (hi - lo) / 2;
+        if (is_negative_nan(row[mid]))
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      k = lo;
+      *any = 1;
+    }
+    count[r] = k;
+  }
+}
+
+template <class T>
+__global__ void rotate_negative_nans(const T* out, T* scratch, index_t rows, index_t n,
+                                     const index_t* count, const int* any) {
+  if (*any == 0) return;
+  const index_t total = rows * n;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
+       i += index_t(gridDim.x) * blockDim.x) {
+    const index_t r = i / n, j = i - r * n, k = count[r];
+    scratch[i] = j + k < n ? out[i + k] : canonical_nan<T>();
+  }
+}
+
+template <class T>
+__global__ void copy_if_any(const T* scratch, T* out, index_t total, const int* any) {
+  if (*any == 0) return;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
+       i += index_t(gridDim.x) * blockDim.x)
+    out[i] = scratch[i];
+}
+
+// The key of pass `Part` of a dtype: complex128 sorts in two passes (its
+// imaginary-or-class key first, then the most significant one).
+template <class T, int Part>
+__host__ __device__ auto pass_key(const T& v) {
+  if constexpr (std::is_same_v<T, complex128>) {
+    const auto k = complex_keys(v);
+    return Part == 0 ? k.lo : k.hi;
+  } else {
+    return full_key(v);
+  }
+}
+template <class T>
+inline constexpr int passes_of = std::is_same_v<T, complex128> ? 2 : 1;
+
+// keys[i] = the key of src at the position `order` puts at i of its row;
+// with no order (the first pass), the identity, and order_out gets it.
+template <class T, int Part, class U>
+__global__ void make_keys(const T* src, const std::int64_t* order, U* keys, std::int64_t* order_out,
+                          index_t rows, index_t n) {
+  const index_t total = rows * n;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
+       i += index_t(gridDim.x) * blockDim.x) {
+    const index_t r = rows == 1 ? 0 : i / n, j = i - r * n;
+    if (order) {
+      keys[i] = pass_key<T, Part>(src[r * n + order[i]]);
+    } else {
+      if (keys) keys[i] = pass_key<T, Part>(src[i]);
+      order_out[i] = j;
+    }
+  }
+}
+
+template <class T>
+__global__ void gather_rows(const T* src, const std::int64_t* order, T* out, index_t rows,
+                            index_t n) {
+  const index_t total = rows * n;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
+       i += index_t(gridDim.x) * blockDim.x) {
+    const index_t r = rows == 1 ? 0 : i / n;
+    out[i] = src[r * n + order[i]];
+  }
+}
+
+// The stable order of each row by the keys, the last one primary: one
+// stable pairs sort per key (two for complex128), least significant first.
+template <class... K>
+void device_lexsort_rows(std::int64_t* idx, index_t rows, index_t n, cudaStream_t s,
+                         const K*... keys) {
+  const index_t total = rows * n;
+  constexpr int passes = (passes_of<K> + ...);
+  auto spare = cuda::alloc(static_cast<std::size_t>(total) * sizeof(std::int64_t));
+  std::int64_t* const buffers[2] = {idx, static_cast<std::int64_t*>(spare.get())};
+  int pass = 0;
+  const std::int64_t* order = nullptr;
+  auto run_pass = [&]<class T, int Part>(const T* src) {
+    // Pass p writes buffers[(passes - 1 - p) % 2], so the last writes idx.
+    std::int64_t* out = buffers[(passes - 1 - pass) % 2];
+    std::int64_t* in = buffers[(passes - pass) % 2];
+    using U = decltype(pass_key<T, Part>(src[0]));
+    // Unsigned integers (and bool) are their own keys: the first pass
+    // hands them to CUB as they are. Signed ones are mapped, so that every
+    // dtype shares the four unsigned instantiations of the pairs sorts.
+    constexpr bool own_keys = std::is_unsigned_v<T> || std::is_same_v<T, bool>;
+    const bool raw = own_keys && order == nullptr;
+    auto key_mem = cuda::alloc(static_cast<std::size_t>(total) * sizeof(U) * (raw ? 1 : 2));
+    U* kout = static_cast<U*>(key_mem.get());
+    U* kin = raw ? nullptr : kout + total;
+    make_keys<T, Part, U><<<sort_blocks(total), sort_threads, 0, s>>>(src, order, kin, in, rows, n);
+    cuda::check(cudaGetLastError(), "make_keys");
+    const U* keys_in = kin;
+    if constexpr (own_keys) {
+      static_assert(sizeof(U) == sizeof(T));
+      if (raw) keys_in = reinterpret_cast<const U*>(src);
+    }
+    cub_sort(keys_in, kout, static_cast<const std::int64_t*>(in), out, rows, n, s);
+    order = out;
+    ++pass;
+  };
+  auto one_key = [&]<class T>(const T* src) {
+    run_pass.template operator()<T, 0>(src);
+    if constexpr (passes_of<T> == 2) run_pass.template operator()<T, 1>(src);
+  };
+  (one_key(keys), ...);
+}
+
+template <class T>
+void device_sort_rows(const T* in, T* out, index_t rows, index_t n, cudaStream_t s) {
+  const index_t total = rows * n;
+  if constexpr (is_complex_v<T>) {
+    // Complex values: their stable order, then a gather.
+    auto order = cuda::alloc(static_cast<std::size_t>(total) * sizeof(std::int64_t));
+    auto* o = static_cast<std::int64_t*>(order.get());
+    device_lexsort_rows(o, rows, n, s, in);
+    gather_rows<<<sort_blocks(total), sort_threads, 0, s>>>(in, o, out, rows, n);
+    cuda::check(cudaGetLastError(), "gather_rows");
+  } else {
+    using C = cub_key<T>;
+    auto temp = cub_sort<C, void>(
+        reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out), nullptr, nullptr, rows, n, s,
+        is_floating_v<T> ? static_cast<std::size_t>(total) * sizeof(T) : 0);
+    if constexpr (is_floating_v<T>) {
+      auto flags = cuda::alloc(static_cast<std::size_t>(rows) * sizeof(index_t) + sizeof(int));
+      auto* count = static_cast<index_t*>(flags.get());
+      auto* any = reinterpret_cast<int*>(count + rows);
+      cuda::check(cudaMemsetAsync(any, 0, sizeof(int), s), "cudaMemsetAsync");
+      find_negative_nans<<<sort_blocks(rows), sort_threads, 0, s>>>(out, rows, n, count, any);
+      // CUB's temporary storage is free once the sort has run: the scratch.
+      T* scratch = static_cast<T*>(temp.get());
+      rotate_negative_nans<<<sort_blocks(total), sort_threads, 0, s>>>(out, scratch, rows, n, count,
+                                                                       any);
+      copy_if_any<<<sort_blocks(total), sort_threads, 0, s>>>(scratch, out, total, any);
+      cuda::check(cudaGetLastError(), "NaN fix-up");
+    }
+  }
+}
+
+}  // namespace cupp::detail::sorting

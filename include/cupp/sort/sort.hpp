@@ -1,0 +1,203 @@
+// numpy.sort, argsort, ndarray.sort (sort_inplace), lexsort and
+// sort_complex over arrays and lazy expressions of every dtype. NaNs sort
+// last, -0.0 and 0.0 tie, complex numbers sort by real then imaginary part
+// with NumPy's NaN classes, and every kind= is stable. Device arrays sort
+// with CUB (DeviceRadixSort for one row, DeviceSegmentedSort's stable sorts
+// for many, one call for all rows), asynchronously; host arrays with
+// std::stable_sort. See docs/sorting.md.
+//
+//   auto s = cupp::sort(x);                 // along the last axis
+//   auto i = cupp::argsort(x * 2, 0);       // x * 2 is never stored
+//   auto f = cupp::sort(x, cupp::none);     // flattened
+//   auto k = cupp::lexsort(b, a);           // by a, then b
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include <cupp/axis.hpp>
+#include <cupp/detail/sort/sort_args.hpp>
+#include <cupp/detail/sort/sort_rows.hpp>
+#include <cupp/expression.hpp>
+
+namespace cupp {
+
+namespace detail::sorting {
+
+// The operand's rows along `axis` (-1: flattened) as one contiguous
+// (rows, n) buffer: a C-contiguous array sorted along its last axis is
+// read where it is; anything else (other layouts, other axes, lazy
+// expressions) is written once, in that order, by the expression engine.
+template <class T, class S>
+struct row_source {
+  ndarray<T, S> buffer;
+  const T* data;
+};
+
+template <class T, class S>
+ndarray<T, S> permuted_view(const ndarray<T, S>& buf, const shape_t& shape, int axis) {
+  const int nd = shape.size();
+  strides_t vs = shape;
+  int j = 0;
+  for (int i = 0; i < nd; ++i)
+    if (i != axis) vs[i] = buf.strides()[j++];
+  vs[axis] = buf.strides()[nd - 1];
+  return ndarray<T, S>(const_cast<T*>(buf.data()), shape, vs, buf.memory(), buf.device_id(), false);
+}
+
+template <class E>
+auto rows_of(const E& e, int axis) {
+  using T = typename E::value_type;
+  using S = eval_space_t<typename E::space>;
+  const shape_t& shape = e.shape();
+  const int nd = shape.size();
+  const bool last = axis < 0 || axis == nd - 1;
+  if constexpr (is_array_leaf_v<E>) {
+    if (last && e.a.is_c_contiguous()) return row_source<T, S>{{}, e.a.data()};
+  }
+  if (last) {
+    ndarray<T, S> buf(shape);
+    assign(buf, e);
+    return row_source<T, S>{buf, buf.data()};
+  }
+  shape_t ps = shape;
+  int j = 0;
+  for (int i = 0; i < nd; ++i)
+    if (i != axis) ps[j++] = shape[i];
+  ps[nd - 1] = shape[axis];
+  ndarray<T, S> buf(ps);
+  assign(permuted_view(buf, shape, axis), e);
+  return row_source<T, S>{buf, buf.data()};
+}
+
+// Sorts (Indices false) or argsorts (true) `e` along `axis`, or flattened.
+template <bool Indices, class E>
+auto sort_along(const E& e, int axis, bool flat) {
+  using T = typename E::value_type;
+  static_assert(is_dtype_v<T>, "cupp: sort an array or an expression, not a scalar");
+  using S = eval_space_t<typename E::space>;
+  using R = std::conditional_t<Indices, std::int64_t, T>;
+  const shape_t& shape = e.shape();
+  const int nd = shape.size();
+  const int ax = flat ? -1 : sort_axis(axis, nd);
+  const index_t size = size_of(shape);
+  ndarray<R, S> out(flat ? shape_t{size} : shape);
+  if (size == 0) return out;
+  const index_t n = flat ? size : shape[ax];
+  const index_t rows = size / n;
+  const auto src = rows_of(e, ax);
+  auto run = [&](R* dst) {
+    if constexpr (Indices)
+      argsort_rows<T, S>(src.data, dst, rows, n, out.device_id());
+    else
+      sort_rows<T, S>(src.data, dst, rows, n, out.device_id());
+  };
+  if (flat || ax == nd - 1) {
+    run(out.data());
+    return out;
+  }
+  shape_t ps = shape;
+  int j = 0;
+  for (int i = 0; i < nd; ++i)
+    if (i != ax) ps[j++] = shape[i];
+  ps[nd - 1] = shape[ax];
+  ndarray<R, S> sorted(ps);
+  run(sorted.data());
+  assign(out, array_leaf<R, S>{permuted_view(sorted, shape, ax)});
+  return out;
+}
+
+// numpy.sort_complex's dtype: complex64 for int8, uint8, int16 and uint16,
+// complex128 for every other real dtype.
+template <class T>
+using sort_complex_t = std::conditional_t<
+    is_complex_v<T>, T,
+    std::conditional_t<std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t> ||
+                           std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t>,
+                       complex64, complex128>>;
+
+}  // namespace detail::sorting
+
+// numpy.sort(x, axis, kind): a sorted copy, C-contiguous, of x's shape.
+template <Expression E>
+auto sort(const E& x, int axis = -1, std::string_view kind = {}) {
+  detail::sorting::check_kind(kind);
+  return detail::sorting::sort_along<false>(as_operand(x), axis, false);
+}
+// numpy.sort(x, axis=None): the flattened elements, sorted.
+template <Expression E>
+auto sort(const E& x, none_t, std::string_view kind = {}) {
+  detail::sorting::check_kind(kind);
+  return detail::sorting::sort_along<false>(as_operand(x), -1, true);
+}
+
+// numpy.argsort(x, axis, kind): int64 indices along the axis; stable.
+template <Expression E>
+auto argsort(const E& x, int axis = -1, std::string_view kind = {}) {
+  detail::sorting::check_kind(kind);
+  return detail::sorting::sort_along<true>(as_operand(x), axis, false);
+}
+// numpy.argsort(x, axis=None): indices into the flattened x.
+template <Expression E>
+auto argsort(const E& x, none_t, std::string_view kind = {}) {
+  detail::sorting::check_kind(kind);
+  return detail::sorting::sort_along<true>(as_operand(x), -1, true);
+}
+
+// ndarray.sort(axis, kind): sorts x's elements in place (x may be any
+// view). NumPy's checks, in its order: kind, axis, then writeability.
+template <class T, class S>
+void sort_inplace(const ndarray<T, S>& x, int axis = -1, std::string_view kind = {}) {
+  detail::sorting::check_kind(kind);
+  detail::sorting::sort_axis(axis, static_cast<int>(x.shape().size()));
+  if (!x.flags().writeable) throw value_error("sort array is read-only");
+  const auto sorted = detail::sorting::sort_along<false>(as_operand(x), axis, false);
+  detail::assign(x, array_leaf<T, S>{sorted});
+}
+
+// numpy.lexsort((k0, k1, ..., kn)): int64 indices that sort along the last
+// axis by kn, then k(n-1), ..., k0 (the LAST key is primary); keys of one
+// shape, any dtypes.
+template <Expression K0, Expression... K>
+auto lexsort(const K0& first, const K&... rest) {
+  return [](const auto& e0, const auto&... e) {
+    using S = detail::eval_space_t<typename std::remove_cvref_t<decltype(e0)>::space>;
+    const shape_t& shape = e0.shape();
+    if (!((e.shape() == shape) && ...)) throw value_error("all keys need to be the same shape");
+    const int nd = shape.size();
+    const index_t size = detail::size_of(shape);
+    ndarray<std::int64_t, S> out(shape);
+    if (size == 0) return out;
+    const index_t n = nd == 0 ? 1 : shape[nd - 1];
+    auto run = [&](const auto&... src) {
+      detail::lexsort_rows<S>(out.data(), size / n, n, out.device_id(), src.data...);
+    };
+    run(detail::sorting::rows_of(e0, nd - 1), detail::sorting::rows_of(e, nd - 1)...);
+    return out;
+  }(as_operand(first), as_operand(rest)...);
+}
+
+// numpy.sort_complex(x): sorted along the last axis, as complex numbers.
+template <Expression E>
+auto sort_complex(const E& x) {
+  using T = typename operand_t<E>::value_type;
+  using C = detail::sorting::sort_complex_t<T>;
+  auto sorted = sort(x);
+  if constexpr (std::is_same_v<C, T>) {
+    return sorted;
+  } else {
+    using S = typename decltype(sorted)::space_type;
+    ndarray<C, S> out(sorted.shape());
+    detail::assign(out, astype<C>(sorted));
+    return out;
+  }
+}
+
+// ndarray.sort(axis, kind), declared in ndarray.
+template <class T, class S>
+void ndarray<T, S>::sort(int axis, std::string_view kind) const {
+  sort_inplace(*this, axis, kind);
+}
+
+}  // namespace cupp
