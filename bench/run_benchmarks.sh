@@ -12,10 +12,11 @@
 # Environment:
 #   BENCH_SKIP="cupy compile"       steps to leave out (memory_pool transfer elementwise
 #                                   reduction indexing cupy cupy_elementwise cupy_reduction
-#                                   cupy_indexing compile linalg cupy_linalg)
+#                                   cupy_indexing compile linalg cupy_linalg sort cupy_sort)
 #   BENCH_MEMORY_POOL_ARGS, BENCH_TRANSFER_ARGS, BENCH_ELEMENTWISE_ARGS, BENCH_REDUCTION_ARGS,
 #   BENCH_INDEXING_ARGS, BENCH_CUPY_ARGS, BENCH_CUPY_ELEMENTWISE_ARGS, BENCH_CUPY_REDUCTION_ARGS,
-#   BENCH_CUPY_INDEXING_ARGS, BENCH_COMPILE_ARGS, BENCH_LINALG_ARGS, BENCH_CUPY_LINALG_ARGS
+#   BENCH_CUPY_INDEXING_ARGS, BENCH_COMPILE_ARGS, BENCH_LINALG_ARGS, BENCH_CUPY_LINALG_ARGS,
+#   BENCH_SORT_ARGS, BENCH_CUPY_SORT_ARGS
 #                                   extra arguments for each step (e.g. "--mib 512")
 #   BENCH_JOBS                      build parallelism (default: every core)
 # Exit status: 0 when every step ran or was skipped (77: no GPU / no CuPy),
@@ -118,6 +119,8 @@ if [[ $built == 1 ]]; then
     ${BENCH_INDEXING_ARGS:-}
   # shellcheck disable=SC2086
   run_step linalg 200 "$BIN/bench_linalg" --json "$TMP/linalg.json" ${BENCH_LINALG_ARGS:-}
+  # shellcheck disable=SC2086
+  run_step sort 200 "$BIN/bench_sort" --json "$TMP/sort.json" ${BENCH_SORT_ARGS:-}
 fi
 # shellcheck disable=SC2086
 run_step cupy 200 python3 "$ROOT/bench/cupy_reference.py" --json "$TMP/cupy.json" \
@@ -134,6 +137,9 @@ run_step cupy_indexing 200 python3 "$ROOT/bench/cupy_indexing.py" \
 # shellcheck disable=SC2086
 run_step cupy_linalg 200 python3 "$ROOT/bench/cupy_linalg.py" \
   --json "$TMP/cupy_linalg.json" ${BENCH_CUPY_LINALG_ARGS:-}
+# shellcheck disable=SC2086
+run_step cupy_sort 200 python3 "$ROOT/bench/cupy_sort.py" \
+  --json "$TMP/cupy_sort.json" ${BENCH_CUPY_SORT_ARGS:-}
 # shellcheck disable=SC2086
 run_step compile 200 python3 "$ROOT/bench/compile_time/compile_time.py" \
   --json "$TMP/compile_time.json" ${BENCH_COMPILE_ARGS:-}

@@ -210,6 +210,35 @@ void device_lexsort_rows(std::int64_t* idx, index_t rows, index_t n, cudaStream_
   (one_key(keys), ...);
 }
 
+template <class T, class U>
+__global__ void value_keys(const T* src, U* keys, index_t total) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
+       i += index_t(gridDim.x) * blockDim.x)
+    keys[i] = full_key(src[i]);
+}
+
+// One row of floats: CUB's radix sort (which orders NaNs by their bits,
+// so NaNs with the sign bit set come first), then those moved to the end
+// with no host synchronisation: a device flag says whether there were any.
+template <class T>
+void device_sort_one_float_row(const T* in, T* out, index_t n, cudaStream_t s) {
+  const index_t rows = 1, total = n;
+  using C = cub_key<T>;
+  auto temp = cub_sort<C, void>(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out), nullptr,
+                                nullptr, rows, n, s, static_cast<std::size_t>(total) * sizeof(T));
+  auto flags = cuda::alloc(static_cast<std::size_t>(rows) * sizeof(index_t) + sizeof(int));
+  auto* count = static_cast<index_t*>(flags.get());
+  auto* any = reinterpret_cast<int*>(count + rows);
+  cuda::check(cudaMemsetAsync(any, 0, sizeof(int), s), "cudaMemsetAsync");
+  find_negative_nans<<<sort_blocks(rows), sort_threads, 0, s>>>(out, rows, n, count, any);
+  // CUB's temporary storage is free once the sort has run: the scratch.
+  T* scratch = static_cast<T*>(temp.get());
+  rotate_negative_nans<<<sort_blocks(total), sort_threads, 0, s>>>(out, scratch, rows, n, count,
+                                                                   any);
+  copy_if_any<<<sort_blocks(total), sort_threads, 0, s>>>(scratch, out, total, any);
+  cuda::check(cudaGetLastError(), "NaN fix-up");
+}
+
 template <class T>
 void device_sort_rows(const T* in, T* out, index_t rows, index_t n, cudaStream_t s) {
   const index_t total = rows * n;
@@ -220,24 +249,27 @@ void device_sort_rows(const T* in, T* out, index_t rows, index_t n, cudaStream_t
     device_lexsort_rows(o, rows, n, s, in);
     gather_rows<<<sort_blocks(total), sort_threads, 0, s>>>(in, o, out, rows, n);
     cuda::check(cudaGetLastError(), "gather_rows");
+  } else if constexpr (is_floating_v<T>) {
+    if (rows > 1) {
+      // DeviceSegmentedSort sorts short rows by comparing the keys
+      // themselves, which NaN does not order (a row with a NaN came back
+      // unsorted on an H100): the rows' values ride as the values of a
+      // pairs sort by their unsigned keys (NaNs last, -0.0 equal to 0.0).
+      using U = decltype(full_key(T{}));
+      auto key_mem = cuda::alloc(static_cast<std::size_t>(total) * sizeof(U) * 2);
+      U* kin = static_cast<U*>(key_mem.get());
+      U* kout = kin + total;
+      value_keys<<<sort_blocks(total), sort_threads, 0, s>>>(in, kin, total);
+      cuda::check(cudaGetLastError(), "value_keys");
+      cub_sort<U, T>(kin, kout, in, out, rows, n, s);
+      return;
+    }
+    device_sort_one_float_row(in, out, n, s);
   } else {
     using C = cub_key<T>;
-    auto temp = cub_sort<C, void>(
-        reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out), nullptr, nullptr, rows, n, s,
-        is_floating_v<T> ? static_cast<std::size_t>(total) * sizeof(T) : 0);
-    if constexpr (is_floating_v<T>) {
-      auto flags = cuda::alloc(static_cast<std::size_t>(rows) * sizeof(index_t) + sizeof(int));
-      auto* count = static_cast<index_t*>(flags.get());
-      auto* any = reinterpret_cast<int*>(count + rows);
-      cuda::check(cudaMemsetAsync(any, 0, sizeof(int), s), "cudaMemsetAsync");
-      find_negative_nans<<<sort_blocks(rows), sort_threads, 0, s>>>(out, rows, n, count, any);
-      // CUB's temporary storage is free once the sort has run: the scratch.
-      T* scratch = static_cast<T*>(temp.get());
-      rotate_negative_nans<<<sort_blocks(total), sort_threads, 0, s>>>(out, scratch, rows, n, count,
-                                                                       any);
-      copy_if_any<<<sort_blocks(total), sort_threads, 0, s>>>(scratch, out, total, any);
-      cuda::check(cudaGetLastError(), "NaN fix-up");
-    }
+    auto temp = cub_sort<C, void>(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out),
+                                  nullptr, nullptr, rows, n, s, 0);
+    (void)temp;
   }
 }
 

@@ -1,0 +1,518 @@
+// Sorting, searching and counting on the GPU: the workloads of
+// bench/cupy_sort.py. Each row has cupp's call and, where one exists, the
+// raw CUB call doing the same work, timed with CUDA events in the same run
+// (median of repeated loops after a warm-up), and cupp's result is checked
+// once against the CUB call's (or, with none, against its definition).
+//
+//   sort.2p26.f32                 cupp::sort(x, cupp::none) of 2^26 float32
+//                                 (cub::DeviceRadixSort::SortKeys)
+//   argsort.2p26.f32              cupp::argsort(x, cupp::none) (DeviceRadixSort::SortPairs,
+//                                 int64 values 0..n-1 made before the timing)
+//   sort_expr.2p26.f32            cupp::sort(x * 2, cupp::none), beside cupp::sort(x, none)
+//                                 timed in alternation; target: no slower
+//   sort_rows.65536x1024.f32      cupp::sort(x) along the last axis of the same 2^26 values
+//   sort_rows.1024x65536.f32      (DeviceSegmentedSort::SortKeys and StableSortKeys, fixed
+//                                 segments from a counting iterator); ratio to the flat
+//                                 sort's cupp figure, target <= 1.5
+//   searchsorted.2p24in2p26.f32   cupp::searchsorted(a, v), 2^24 queries into 2^26 sorted
+//                                 float32 (no raw CUB call: CUB has no vectorised search)
+//   histogram.2p28.f32.256        cupp::histogram(x, 256, {lo, hi}) of 2^28 float32
+//                                 (DeviceHistogram::HistogramEven, int counters); GB/s of x
+//                                 read, and % of a same-run cudaMemcpyAsync of x counted
+//                                 read + written (bench/README.md's convention)
+//   bincount.2p26.i32.2p20        cupp::bincount(x) of 2^26 int32 in [0, 2^20), max present
+//                                 (HistogramEven with 2^20 unit bins, the reference)
+//
+// The CUB calls' outputs and temporary storage are allocated before the
+// timing; cupp's figure is the call as a user writes it, result allocated
+// from the pool. The CUB sorts get an int item count (32-bit offsets); the
+// flat rows also time them with a 64-bit count, what cupp passes.
+//
+// Inputs, the same in cupy_sort.py: u(seed, k) is a splitmix64 hash of
+// (seed, k) mapped to [0, 1) in float64; a float array holds
+// scale * (u - 0.5) rounded to float32, an int array floor(u * m) with
+// element 0 set to m - 1.
+//
+//   bench_sort [--runs 7] [--loop-ms 20] [--only SUBSTRING] [--json FILE]
+#include <cupp/cupp.hpp>
+#include <cupp/sort.hpp>
+
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <utility>
+
+#include "bench_common.hpp"
+
+namespace {
+
+using cupp::index_t;
+
+struct options {
+  int runs = 7;         // timed loops for the fast rows; 3 for calls over 50 ms
+  double loop_ms = 20;  // calls per loop: as many as fill about this long (at most 50)
+  std::string only;     // run only the rows whose name contains this
+  std::string json;
+};
+
+// One figure of a row: who made it ("cupp", "cub::DeviceRadixSort::SortKeys", ...).
+struct figure {
+  std::string who;
+  double ms;
+};
+
+struct row {
+  std::string name;
+  std::string note;
+  std::vector<figure> figures;
+  std::map<std::string, double> extras;  // GB/s, % of copy, ratios
+};
+
+cudaStream_t stream() {
+  return cupp::cuda::get_current_stream().handle();
+}
+
+// Median ms per call; a second call timed on the host sets the calls per loop.
+template <class F>
+double time_ms(const options& o, F&& f) {
+  f();
+  BENCH_CHECK(cudaStreamSynchronize(stream()));
+  const auto t0 = bench::clock_type::now();
+  f();
+  BENCH_CHECK(cudaStreamSynchronize(stream()));
+  const double once = bench::seconds_since(t0) * 1e3;
+  const int reps = std::clamp(static_cast<int>(o.loop_ms / std::max(once, 1e-3)), 1, 50);
+  return bench::median_ms_per_call(stream(), once > 50 ? 3 : o.runs, reps, f);
+}
+
+// Each row is checked once: a wrong answer fails the run.
+void expect_close(const std::string& name, double got, double want, double tol) {
+  if (!(std::abs(got - want) <= tol * (1 + std::abs(want))))
+    throw std::runtime_error(name + ": wrong result " + std::to_string(got) + ", expected " +
+                             std::to_string(want));
+}
+
+void expect(const std::string& name, bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error(name + ": wrong result: " + what);
+}
+
+// ---- inputs ------------------------------------------------------------------
+
+__device__ double unit_hash(std::uint64_t seed, std::int64_t k) {
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(k);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+__global__ void fill_float(float* x, std::int64_t n, std::uint64_t seed, double scale) {
+  for (std::int64_t k = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; k < n;
+       k += std::int64_t{gridDim.x} * blockDim.x)
+    x[k] = static_cast<float>(scale * (unit_hash(seed, k) - 0.5));
+}
+
+__global__ void fill_int(int* x, std::int64_t n, std::uint64_t seed, int m) {
+  for (std::int64_t k = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; k < n;
+       k += std::int64_t{gridDim.x} * blockDim.x)
+    x[k] = k == 0 ? m - 1 : static_cast<int>(unit_hash(seed, k) * m);
+}
+
+cupp::ndarray<float> floats(index_t n, std::uint64_t seed, double scale = 1.0) {
+  cupp::ndarray<float> x = cupp::empty<float>({n});
+  fill_float<<<1024, 256, 0, stream()>>>(x.data(), n, seed, scale);
+  BENCH_CHECK(cudaGetLastError());
+  return x;
+}
+
+cupp::ndarray<int> ints(index_t n, std::uint64_t seed, int m) {
+  cupp::ndarray<int> x = cupp::empty<int>({n});
+  fill_int<<<1024, 256, 0, stream()>>>(x.data(), n, seed, m);
+  BENCH_CHECK(cudaGetLastError());
+  return x;
+}
+
+// CUB's temporary storage, sized by the query call and allocated once.
+struct temp_storage {
+  cupp::ndarray<std::uint8_t> buffer;
+  std::size_t bytes = 0;
+  template <class Query>
+  explicit temp_storage(Query&& query) {
+    BENCH_CHECK(query(bytes));
+    buffer = cupp::empty<std::uint8_t>({static_cast<index_t>(std::max<std::size_t>(bytes, 1))});
+  }
+  void* data() { return buffer.data(); }
+};
+
+// Row r of a (rows, n) buffer starts at r * n: the segments' offsets.
+struct row_start {
+  std::int64_t n;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const { return r * n; }
+};
+
+class bench_run {
+ public:
+  explicit bench_run(const options& o) : o_(o) {}
+
+  bool wanted(const std::string& name) const {
+    return o_.only.empty() || name.find(o_.only) != std::string::npos;
+  }
+
+  row& start(const std::string& name, const std::string& note) {
+    rows_.push_back({name, note, {}, {}});
+    std::printf("%s  (%s)\n", name.c_str(), note.c_str());
+    return rows_.back();
+  }
+
+  template <class F>
+  double time(row& r, const std::string& who, F&& f) {
+    const double ms = time_ms(o_, f);
+    r.figures.push_back({who, ms});
+    std::printf("  %-44s %10.4f ms\n", who.c_str(), ms);
+    return ms;
+  }
+
+  // Two calls timed in alternation (a loop of one, a loop of the other,
+  // `runs` times; medians), so that clock drift over the run falls on both
+  // of two figures meant to be compared closely. Returns both medians.
+  template <class F, class G>
+  std::pair<double, double> time_pair(row& r, const std::string& who_f, F&& f,
+                                      const std::string& who_g, G&& g) {
+    f();
+    g();
+    BENCH_CHECK(cudaStreamSynchronize(stream()));
+    const auto t0 = bench::clock_type::now();
+    f();
+    BENCH_CHECK(cudaStreamSynchronize(stream()));
+    const double once = bench::seconds_since(t0) * 1e3;
+    const int reps = std::clamp(static_cast<int>(o_.loop_ms / std::max(once, 1e-3)), 1, 50);
+    std::vector<double> tf, tg;
+    for (int run = 0; run < o_.runs; ++run) {
+      tf.push_back(bench::median_ms_per_call(stream(), 1, reps, f));
+      tg.push_back(bench::median_ms_per_call(stream(), 1, reps, g));
+    }
+    std::sort(tf.begin(), tf.end());
+    std::sort(tg.begin(), tg.end());
+    const double mf = tf[tf.size() / 2], mg = tg[tg.size() / 2];
+    for (const auto& [who, ms] : {std::pair{&who_f, mf}, std::pair{&who_g, mg}}) {
+      r.figures.push_back({*who, ms});
+      std::printf("  %-44s %10.4f ms\n", who->c_str(), ms);
+    }
+    return {mf, mg};
+  }
+
+  void extra(row& r, const std::string& key, double value) {
+    r.extras[key] = value;
+    std::printf("  %-44s %10.4g\n", key.c_str(), value);
+  }
+
+  void write_json(const std::string& path, const std::string& device) const {
+    bench::write_json(path, "sort", device, [&](std::ostream& f) {
+      f << ",\n  \"results\": [";
+      for (std::size_t i = 0; i < rows_.size(); ++i) {
+        const row& r = rows_[i];
+        f << (i ? ",\n" : "\n") << "    {\"case\": \"" << r.name << "\", \"note\": \""
+          << bench::json_escape(r.note) << "\", \"figures\": {";
+        for (std::size_t j = 0; j < r.figures.size(); ++j)
+          f << (j ? ", " : "") << '"' << bench::json_escape(r.figures[j].who)
+            << "\": " << r.figures[j].ms;
+        f << "}, \"extras\": {";
+        std::size_t j = 0;
+        for (const auto& [k, v] : r.extras) f << (j++ ? ", " : "") << '"' << k << "\": " << v;
+        f << "}}";
+      }
+      f << "\n  ]";
+    });
+  }
+
+ private:
+  const options& o_;
+  std::deque<row> rows_;  // references to rows stay valid as rows are added
+};
+
+// ---- sorts of 2^26 float32 --------------------------------------------------------
+
+constexpr index_t sort_n = index_t{1} << 26;
+
+struct sort_problem {
+  cupp::ndarray<float> x;  // 2^26 float32, seed 1
+  double flat_cupp_ms = -1;
+};
+
+// Positions every sort row compares: both ends and a few inside.
+std::vector<index_t> probes(index_t n) {
+  return {0, n / 7, n / 3, n / 2, n - 2, n - 1};
+}
+
+void flat_sorts(bench_run& b, sort_problem& p) {
+  const index_t n = sort_n;
+  const cupp::ndarray<float>& x = p.x;
+  cupp::ndarray<float> keys_out = cupp::empty<float>({n});
+  const int count = static_cast<int>(n);
+
+  if (b.wanted("sort.2p26.f32")) {
+    row& r = b.start("sort.2p26.f32", "cupp::sort(x, cupp::none) of 2^26 float32");
+    temp_storage ts([&](std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortKeys(nullptr, bytes, x.data(), keys_out.data(), count, 0, 32,
+                                            stream());
+    });
+    cupp::ndarray<float> z;
+    const auto [cupp_ms, vendor_ms] = b.time_pair(
+        r, "cupp", [&] { z = cupp::sort(x, cupp::none); }, "cub::DeviceRadixSort::SortKeys",
+        [&] {
+          std::size_t bytes = ts.bytes;
+          BENCH_CHECK(cub::DeviceRadixSort::SortKeys(ts.data(), bytes, x.data(), keys_out.data(),
+                                                     count, 0, 32, stream()));
+        });
+    p.flat_cupp_ms = cupp_ms;
+    for (index_t i : probes(n)) expect_close("sort.2p26.f32", z.item(i), keys_out.item(i), 0);
+    temp_storage ts64([&](std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortKeys(nullptr, bytes, x.data(), keys_out.data(), n, 0, 32,
+                                            stream());
+    });
+    b.time(r, "cub::DeviceRadixSort::SortKeys (int64 count)", [&] {
+      std::size_t bytes = ts64.bytes;
+      BENCH_CHECK(cub::DeviceRadixSort::SortKeys(ts64.data(), bytes, x.data(), keys_out.data(), n,
+                                                 0, 32, stream()));
+    });
+    b.extra(r, "cupp_over_cub", cupp_ms / vendor_ms);
+  }
+
+  if (b.wanted("argsort.2p26.f32")) {
+    row& r = b.start("argsort.2p26.f32", "cupp::argsort(x, cupp::none) of 2^26 float32");
+    const cupp::ndarray<std::int64_t> iota = cupp::arange(std::int64_t{n});
+    cupp::ndarray<std::int64_t> values_out = cupp::empty<std::int64_t>({n});
+    temp_storage ts([&](std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(nullptr, bytes, x.data(), keys_out.data(), iota.data(),
+                                             values_out.data(), count, 0, 32, stream());
+    });
+    cupp::ndarray<std::int64_t> z;
+    const auto [cupp_ms, vendor_ms] = b.time_pair(
+        r, "cupp", [&] { z = cupp::argsort(x, cupp::none); }, "cub::DeviceRadixSort::SortPairs",
+        [&] {
+          std::size_t bytes = ts.bytes;
+          BENCH_CHECK(cub::DeviceRadixSort::SortPairs(ts.data(), bytes, x.data(), keys_out.data(),
+                                                      iota.data(), values_out.data(), count, 0, 32,
+                                                      stream()));
+        });
+    // Both stable, and the input has no -0.0 or NaN: the same indices.
+    for (index_t i : probes(n))
+      expect_close("argsort.2p26.f32", static_cast<double>(z.item(i)),
+                   static_cast<double>(values_out.item(i)), 0);
+    temp_storage ts64([&](std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(nullptr, bytes, x.data(), keys_out.data(), iota.data(),
+                                             values_out.data(), n, 0, 32, stream());
+    });
+    b.time(r, "cub::DeviceRadixSort::SortPairs (int64 count)", [&] {
+      std::size_t bytes = ts64.bytes;
+      BENCH_CHECK(cub::DeviceRadixSort::SortPairs(ts64.data(), bytes, x.data(), keys_out.data(),
+                                                  iota.data(), values_out.data(), n, 0, 32,
+                                                  stream()));
+    });
+    b.extra(r, "cupp_over_cub", cupp_ms / vendor_ms);
+  }
+
+  if (b.wanted("sort_expr.2p26.f32")) {
+    row& r = b.start("sort_expr.2p26.f32",
+                     "cupp::sort(x * 2, cupp::none), beside cupp::sort(x, cupp::none); "
+                     "target: no slower");
+    cupp::ndarray<float> z, w;
+    const auto [expr_ms, plain_ms] = b.time_pair(
+        r, "cupp", [&] { z = cupp::sort(x * 2, cupp::none); }, "cupp sort(x, none)",
+        [&] { w = cupp::sort(x, cupp::none); });
+    for (index_t i : probes(n)) expect_close("sort_expr.2p26.f32", z.item(i), 2.0 * w.item(i), 0);
+    b.extra(r, "expr_over_plain", expr_ms / plain_ms);
+    if (p.flat_cupp_ms > 0) b.extra(r, "expr_over_sort_row", expr_ms / p.flat_cupp_ms);
+  }
+}
+
+// The flat sort's cupp figure, the row sorts' reference: the sort row's
+// own when it ran, else timed here (and shown in the row asking for it).
+double flat_reference(bench_run& b, row& r, sort_problem& p) {
+  if (p.flat_cupp_ms < 0) {
+    cupp::ndarray<float> z;
+    p.flat_cupp_ms =
+        b.time(r, "cupp sort(x, none) (reference)", [&] { z = cupp::sort(p.x, cupp::none); });
+  }
+  return p.flat_cupp_ms;
+}
+
+void row_sorts(bench_run& b, sort_problem& p, index_t rows) {
+  const index_t n = sort_n / rows;
+  const std::string name = "sort_rows." + std::to_string(rows) + "x" + std::to_string(n) + ".f32";
+  if (!b.wanted(name)) return;
+  row& r = b.start(name, "cupp::sort(x) along the last axis of (" + std::to_string(rows) + ", " +
+                             std::to_string(n) + ") float32; target: <= 1.5x the flat sort");
+  const cupp::ndarray<float> x = p.x.reshape({rows, n});
+  cupp::ndarray<float> out = cupp::empty<float>({rows, n});
+  const auto offsets = thrust::make_transform_iterator(
+      thrust::make_counting_iterator<std::int64_t>(0), row_start{n});
+  const std::int64_t total = sort_n, segments = rows;
+  temp_storage ts([&](std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::SortKeys(nullptr, bytes, x.data(), out.data(), total, segments,
+                                              offsets, offsets + 1, stream());
+  });
+  temp_storage stable([&](std::size_t& bytes) {
+    return cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, x.data(), out.data(), total,
+                                                    segments, offsets, offsets + 1, stream());
+  });
+  cupp::ndarray<float> z;
+  const auto [cupp_ms, vendor_ms] = b.time_pair(
+      r, "cupp", [&] { z = cupp::sort(x); }, "cub::DeviceSegmentedSort::SortKeys",
+      [&] {
+        std::size_t bytes = ts.bytes;
+        BENCH_CHECK(cub::DeviceSegmentedSort::SortKeys(ts.data(), bytes, x.data(), out.data(),
+                                                       total, segments, offsets, offsets + 1,
+                                                       stream()));
+      });
+  for (index_t i : probes(rows))
+    for (index_t j : {index_t{0}, n / 2, n - 1})
+      expect_close(name, z.item(i, j), out.item(i, j), 0);
+  b.time(r, "cub::DeviceSegmentedSort::StableSortKeys", [&] {
+    std::size_t bytes = stable.bytes;
+    BENCH_CHECK(cub::DeviceSegmentedSort::StableSortKeys(stable.data(), bytes, x.data(), out.data(),
+                                                         total, segments, offsets, offsets + 1,
+                                                         stream()));
+  });
+  b.extra(r, "cupp_over_cub", cupp_ms / vendor_ms);
+  b.extra(r, "cupp_over_flat_sort", cupp_ms / flat_reference(b, r, p));
+}
+
+// ---- searching and counting ------------------------------------------------------------
+
+void search_row(bench_run& b) {
+  const std::string name = "searchsorted.2p24in2p26.f32";
+  if (!b.wanted(name)) return;
+  row& r = b.start(name,
+                   "cupp::searchsorted(a, v), 2^24 float32 queries into 2^26 sorted float32; "
+                   "no raw CUB call (CUB has no vectorised search)");
+  const index_t n = sort_n, queries = index_t{1} << 24;
+  const cupp::ndarray<float> a = cupp::sort(floats(n, 3), cupp::none), v = floats(queries, 4);
+  cupp::ndarray<std::int64_t> z;
+  b.time(r, "cupp", [&] { z = cupp::searchsorted(a, v); });
+  // side='left': a[i - 1] < v <= a[i].
+  for (index_t q : probes(queries)) {
+    const index_t i = z.item(q);
+    const float vq = v.item(q);
+    expect(name, i >= 0 && i <= n, "index out of range");
+    expect(name, i == 0 || a.item(i - 1) < vq, "a[i - 1] >= v at query " + std::to_string(q));
+    expect(name, i == n || vq <= a.item(i), "a[i] < v at query " + std::to_string(q));
+  }
+}
+
+void histogram_row(bench_run& b) {
+  const std::string name = "histogram.2p28.f32.256";
+  if (!b.wanted(name)) return;
+  row& r = b.start(name,
+                   "cupp::histogram(x, 256, {-0.5, 0.5}) of 2^28 float32; GB/s of x read, "
+                   "% of the copy's (read + written) GB/s; target >= 80%");
+  const index_t n = index_t{1} << 28;
+  const int bins = 256;
+  const double lo = -0.5, hi = 0.5;
+  // Scale 0.999: every value strictly inside [lo, hi), also after rounding.
+  const cupp::ndarray<float> x = floats(n, 5, 0.999);
+  const double bytes = 4.0 * n;
+  double copy_ms = 0;
+  {
+    cupp::ndarray<float> copy = cupp::empty<float>({n});
+    copy_ms = b.time(r, "copy (cudaMemcpyAsync of x)", [&] {
+      BENCH_CHECK(
+          cudaMemcpyAsync(copy.data(), x.data(), 4 * n, cudaMemcpyDeviceToDevice, stream()));
+    });
+  }
+  cupp::ndarray<int> counts = cupp::empty<int>({bins});
+  const int samples = static_cast<int>(n);
+  temp_storage ts([&](std::size_t& tb) {
+    return cub::DeviceHistogram::HistogramEven(nullptr, tb, x.data(), counts.data(), bins + 1,
+                                               static_cast<float>(lo), static_cast<float>(hi),
+                                               samples, stream());
+  });
+  decltype(cupp::histogram(x, bins, std::pair{lo, hi})) z;
+  const auto [cupp_ms, vendor_ms] = b.time_pair(
+      r, "cupp",
+      [&] {
+        z = cupp::histogram(x, bins, std::pair{lo, hi});
+      },
+      "cub::DeviceHistogram::HistogramEven",
+      [&] {
+        std::size_t tb = ts.bytes;
+        BENCH_CHECK(cub::DeviceHistogram::HistogramEven(ts.data(), tb, x.data(), counts.data(),
+                                                        bins + 1, static_cast<float>(lo),
+                                                        static_cast<float>(hi), samples, stream()));
+      });
+  // CUB's and NumPy's bin arithmetic may place a value on an edge
+  // differently: bins agree closely, the total exactly.
+  expect_close(name, static_cast<double>(cupp::ndarray<std::int64_t>(cupp::sum(z.hist)).item()),
+               static_cast<double>(n), 0);
+  for (index_t i : {index_t{0}, index_t{1}, index_t{bins / 2}, index_t{bins - 1}})
+    expect_close(name, static_cast<double>(z.hist.item(i)), counts.item(i), 1e-4);
+  const double copy_gbs = 2 * bytes / (copy_ms * 1e-3) / 1e9;
+  b.extra(r, "copy_gbs", copy_gbs);
+  b.extra(r, "cupp_gbs", bytes / (cupp_ms * 1e-3) / 1e9);
+  b.extra(r, "cupp_of_copy_pct", 100.0 * bytes / (cupp_ms * 1e-3) / 1e9 / copy_gbs);
+  b.extra(r, "cub_gbs", bytes / (vendor_ms * 1e-3) / 1e9);
+  b.extra(r, "cub_of_copy_pct", 100.0 * bytes / (vendor_ms * 1e-3) / 1e9 / copy_gbs);
+}
+
+void bincount_row(bench_run& b) {
+  const std::string name = "bincount.2p26.i32.2p20";
+  if (!b.wanted(name)) return;
+  row& r = b.start(name,
+                   "cupp::bincount(x) of 2^26 int32 in [0, 2^20), max present; "
+                   "reference: HistogramEven with 2^20 unit bins (no max, no int64 counts)");
+  const index_t n = index_t{1} << 26;
+  const int m = 1 << 20;
+  const cupp::ndarray<int> x = ints(n, 6, m);
+  cupp::ndarray<int> counts = cupp::empty<int>({m});
+  const int samples = static_cast<int>(n);
+  temp_storage ts([&](std::size_t& tb) {
+    return cub::DeviceHistogram::HistogramEven(nullptr, tb, x.data(), counts.data(), m + 1, 0, m,
+                                               samples, stream());
+  });
+  cupp::ndarray<std::int64_t> z;
+  b.time(r, "cupp", [&] { z = cupp::bincount(x); });
+  b.time(r, "cub::DeviceHistogram::HistogramEven (reference)", [&] {
+    std::size_t tb = ts.bytes;
+    BENCH_CHECK(cub::DeviceHistogram::HistogramEven(ts.data(), tb, x.data(), counts.data(), m + 1,
+                                                    0, m, samples, stream()));
+  });
+  expect(name, z.size() == m, "length " + std::to_string(z.size()));
+  for (index_t i : probes(m)) expect_close(name, static_cast<double>(z.item(i)), counts.item(i), 0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  bench::command_line(
+      argc, argv,
+      {bench::value("--runs", "N", o.runs), bench::value("--loop-ms", "MS", o.loop_ms),
+       bench::value("--only", "SUBSTRING", o.only), bench::value("--json", "FILE", o.json)});
+  return bench::run_on_gpu("bench_sort", [&] {
+    const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
+    bench_run b(o);
+    {
+      sort_problem p;
+      p.x = floats(sort_n, 1);
+      flat_sorts(b, p);
+      row_sorts(b, p, 65536);
+      row_sorts(b, p, 1024);
+    }
+    cupp::cuda::get_default_memory_pool().free_all_blocks();
+    search_row(b);
+    cupp::cuda::get_default_memory_pool().free_all_blocks();
+    histogram_row(b);
+    cupp::cuda::get_default_memory_pool().free_all_blocks();
+    bincount_row(b);
+
+    if (!o.json.empty()) b.write_json(o.json, props.name);
+  });
+}
