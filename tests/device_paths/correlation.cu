@@ -1,11 +1,14 @@
 // Device paths of cov, corrcoef, correlate and convolve (cupp::matmul and
-// cupp's correlation kernel). Values from NumPy.
+// cupp's correlation kernel). Values from NumPy. It also sorts, so that
+// <cupp/sort.hpp> is in two units of one program (sort.cu is the other):
+// a definition in it that is not inline would fail to link.
 //
 // CI compiles this unit without a GPU so that a compile error in device code
 // fails it; the GPU machine runs it as a smoke test (device_paths_gpu_test).
 #include <cupp/correlation.hpp>
 #include <cupp/creation.hpp>
 #include <cupp/generators.hpp>
+#include <cupp/sort.hpp>
 
 #include "checks.hpp"
 
@@ -25,4 +28,5 @@ void device_paths_correlation() {
   expect_values(cupp::convolve(a, v), {0, 1, 2.5, 4, 1.5}, "convolve");
   expect_values(cupp::convolve(a.astype<float>(), v.astype<float>(), "same"), {1, 2.5, 4},
                 "convolve same, float32");
+  expect_values(cupp::sort(cupp::convolve(a, v)), {0, 1, 1.5, 2.5, 4}, "sort of a convolution");
 }
