@@ -69,49 +69,13 @@
 #include <type_traits>
 
 #include "bench_common.hpp"
+#include "bench_rows.hpp"
 
 namespace {
 
 using cupp::index_t;
 
-struct options {
-  int runs = 7;         // timed loops for the fast rows; 3 for calls over 50 ms
-  double loop_ms = 20;  // calls per loop: as many as fill about this long (at most 50)
-  std::string only;     // run only the rows whose name contains this
-  std::string json;
-};
-
-// One figure of a row: who made it ("cupp", "cupp.checked", "cublasSgemm", ...).
-struct figure {
-  std::string who;
-  double ms;
-};
-
-struct row {
-  std::string name;
-  std::string note;
-  std::vector<figure> figures;
-  std::map<std::string, double> extras;  // GB/s, % of copy, reconstruction errors
-};
-
-cudaStream_t stream() {
-  return cupp::cuda::get_current_stream().handle();
-}
-
-// Median ms per call. A second call timed on the host (the first pays for
-// handles and modules) sets the number of calls per loop, so that the slow
-// rows (svd: about 0.1 s a call) take seconds, not minutes.
-template <class F>
-double time_ms(const options& o, F&& f) {
-  f();
-  BENCH_CHECK(cudaStreamSynchronize(stream()));
-  const auto t0 = bench::clock_type::now();
-  f();
-  BENCH_CHECK(cudaStreamSynchronize(stream()));
-  const double once = bench::seconds_since(t0) * 1e3;
-  const int reps = std::clamp(static_cast<int>(o.loop_ms / std::max(once, 1e-3)), 1, 50);
-  return bench::median_ms_per_call(stream(), once > 50 ? 3 : o.runs, reps, f);
-}
+using namespace bench_rows;
 
 // Each row is checked once: a wrong answer fails the run.
 void expect_close(const std::string& name, double got, double want, double tol) {
@@ -333,85 +297,6 @@ double reconstruction_error(const vendor& v, index_t n, const double* u, const d
   BENCH_VENDOR(cublasDnrm2(v.blas, m * m, a, 1, &den));
   return num / den;
 }
-
-class bench_run {
- public:
-  explicit bench_run(const options& o) : o_(o) {}
-
-  bool wanted(const std::string& name) const {
-    return o_.only.empty() || name.find(o_.only) != std::string::npos;
-  }
-
-  row& start(const std::string& name, const std::string& note) {
-    rows_.push_back({name, note, {}, {}});
-    std::printf("%s  (%s)\n", name.c_str(), note.c_str());
-    return rows_.back();
-  }
-
-  template <class F>
-  double time(row& r, const std::string& who, F&& f) {
-    const double ms = time_ms(o_, f);
-    r.figures.push_back({who, ms});
-    std::printf("  %-34s %10.4f ms\n", who.c_str(), ms);
-    return ms;
-  }
-
-  // Two calls timed in alternation (a loop of one, a loop of the other,
-  // `runs` times; medians): the large products run at the H100's power
-  // limit, where the clock drifts over seconds, and timing one call after
-  // the other put that drift between them (the same cuBLAS kernel came
-  // out 1.45 and 1.66 ms in two runs).
-  template <class F, class G>
-  void time_pair(row& r, const std::string& who_f, F&& f, const std::string& who_g, G&& g) {
-    f();
-    g();
-    BENCH_CHECK(cudaStreamSynchronize(stream()));
-    const auto t0 = bench::clock_type::now();
-    f();
-    BENCH_CHECK(cudaStreamSynchronize(stream()));
-    const double once = bench::seconds_since(t0) * 1e3;
-    const int reps = std::clamp(static_cast<int>(o_.loop_ms / std::max(once, 1e-3)), 1, 50);
-    std::vector<double> tf, tg;
-    for (int run = 0; run < o_.runs; ++run) {
-      tf.push_back(bench::median_ms_per_call(stream(), 1, reps, f));
-      tg.push_back(bench::median_ms_per_call(stream(), 1, reps, g));
-    }
-    std::sort(tf.begin(), tf.end());
-    std::sort(tg.begin(), tg.end());
-    for (const auto& [who, t] : {std::pair{&who_f, &tf}, std::pair{&who_g, &tg}}) {
-      const double ms = (*t)[t->size() / 2];
-      r.figures.push_back({*who, ms});
-      std::printf("  %-34s %10.4f ms\n", who->c_str(), ms);
-    }
-  }
-
-  void extra(row& r, const std::string& key, double value) {
-    r.extras[key] = value;
-    std::printf("  %-34s %10.4g\n", key.c_str(), value);
-  }
-
-  void write_json(const std::string& path, const std::string& device) const {
-    bench::write_json(path, "linalg", device, [&](std::ostream& f) {
-      f << ",\n  \"results\": [";
-      for (std::size_t i = 0; i < rows_.size(); ++i) {
-        const row& r = rows_[i];
-        f << (i ? ",\n" : "\n") << "    {\"case\": \"" << r.name << "\", \"note\": \""
-          << bench::json_escape(r.note) << "\", \"figures\": {";
-        for (std::size_t j = 0; j < r.figures.size(); ++j)
-          f << (j ? ", " : "") << '"' << r.figures[j].who << "\": " << r.figures[j].ms;
-        f << "}, \"extras\": {";
-        std::size_t j = 0;
-        for (const auto& [k, v] : r.extras) f << (j++ ? ", " : "") << '"' << k << "\": " << v;
-        f << "}}";
-      }
-      f << "\n  ]";
-    });
-  }
-
- private:
-  const options& o_;
-  std::deque<row> rows_;  // references to rows stay valid as rows are added
-};
 
 // ---- products --------------------------------------------------------------------
 
@@ -891,7 +776,7 @@ int main(int argc, char** argv) {
     // NumPy's float32 products are full float32: TF32 only in its own row,
     // whatever CUPP_TF32 says.
     cupp::cuda::set_allow_tf32(false);
-    bench_run b(o);
+    bench_run b(o, "linalg");
     vendor v;
 
     square_matmul<__half>(b, v, "matmul.8192.f16", 8192, 1e-2);

@@ -51,49 +51,14 @@
 #include <utility>
 
 #include "bench_common.hpp"
+#include "bench_rows.hpp"
 
 namespace {
 
 using cupp::index_t;
 
-struct options {
-  int runs = 7;         // timed loops for the fast rows; 3 for calls over 50 ms
-  double loop_ms = 20;  // calls per loop: as many as fill about this long (at most 50)
-  std::string only;     // run only the rows whose name contains this
-  std::string json;
-};
+using namespace bench_rows;
 
-// One figure of a row: who made it ("cupp", "cub::DeviceRadixSort::SortKeys", ...).
-struct figure {
-  std::string who;
-  double ms;
-};
-
-struct row {
-  std::string name;
-  std::string note;
-  std::vector<figure> figures;
-  std::map<std::string, double> extras;  // GB/s, % of copy, ratios
-};
-
-cudaStream_t stream() {
-  return cupp::cuda::get_current_stream().handle();
-}
-
-// Median ms per call; a second call timed on the host sets the calls per loop.
-template <class F>
-double time_ms(const options& o, F&& f) {
-  f();
-  BENCH_CHECK(cudaStreamSynchronize(stream()));
-  const auto t0 = bench::clock_type::now();
-  f();
-  BENCH_CHECK(cudaStreamSynchronize(stream()));
-  const double once = bench::seconds_since(t0) * 1e3;
-  const int reps = std::clamp(static_cast<int>(o.loop_ms / std::max(once, 1e-3)), 1, 50);
-  return bench::median_ms_per_call(stream(), once > 50 ? 3 : o.runs, reps, f);
-}
-
-// Each row is checked once: a wrong answer fails the run.
 void expect_close(const std::string& name, double got, double want, double tol) {
   if (!(std::abs(got - want) <= tol * (1 + std::abs(want))))
     throw std::runtime_error(name + ": wrong result " + std::to_string(got) + ", expected " +
@@ -156,86 +121,6 @@ struct temp_storage {
 struct row_start {
   std::int64_t n;
   __host__ __device__ std::int64_t operator()(std::int64_t r) const { return r * n; }
-};
-
-class bench_run {
- public:
-  explicit bench_run(const options& o) : o_(o) {}
-
-  bool wanted(const std::string& name) const {
-    return o_.only.empty() || name.find(o_.only) != std::string::npos;
-  }
-
-  row& start(const std::string& name, const std::string& note) {
-    rows_.push_back({name, note, {}, {}});
-    std::printf("%s  (%s)\n", name.c_str(), note.c_str());
-    return rows_.back();
-  }
-
-  template <class F>
-  double time(row& r, const std::string& who, F&& f) {
-    const double ms = time_ms(o_, f);
-    r.figures.push_back({who, ms});
-    std::printf("  %-44s %10.4f ms\n", who.c_str(), ms);
-    return ms;
-  }
-
-  // Two calls timed in alternation (a loop of one, a loop of the other,
-  // `runs` times; medians), so that clock drift over the run falls on both
-  // of two figures meant to be compared closely. Returns both medians.
-  template <class F, class G>
-  std::pair<double, double> time_pair(row& r, const std::string& who_f, F&& f,
-                                      const std::string& who_g, G&& g) {
-    f();
-    g();
-    BENCH_CHECK(cudaStreamSynchronize(stream()));
-    const auto t0 = bench::clock_type::now();
-    f();
-    BENCH_CHECK(cudaStreamSynchronize(stream()));
-    const double once = bench::seconds_since(t0) * 1e3;
-    const int reps = std::clamp(static_cast<int>(o_.loop_ms / std::max(once, 1e-3)), 1, 50);
-    std::vector<double> tf, tg;
-    for (int run = 0; run < o_.runs; ++run) {
-      tf.push_back(bench::median_ms_per_call(stream(), 1, reps, f));
-      tg.push_back(bench::median_ms_per_call(stream(), 1, reps, g));
-    }
-    std::sort(tf.begin(), tf.end());
-    std::sort(tg.begin(), tg.end());
-    const double mf = tf[tf.size() / 2], mg = tg[tg.size() / 2];
-    for (const auto& [who, ms] : {std::pair{&who_f, mf}, std::pair{&who_g, mg}}) {
-      r.figures.push_back({*who, ms});
-      std::printf("  %-44s %10.4f ms\n", who->c_str(), ms);
-    }
-    return {mf, mg};
-  }
-
-  void extra(row& r, const std::string& key, double value) {
-    r.extras[key] = value;
-    std::printf("  %-44s %10.4g\n", key.c_str(), value);
-  }
-
-  void write_json(const std::string& path, const std::string& device) const {
-    bench::write_json(path, "sort", device, [&](std::ostream& f) {
-      f << ",\n  \"results\": [";
-      for (std::size_t i = 0; i < rows_.size(); ++i) {
-        const row& r = rows_[i];
-        f << (i ? ",\n" : "\n") << "    {\"case\": \"" << r.name << "\", \"note\": \""
-          << bench::json_escape(r.note) << "\", \"figures\": {";
-        for (std::size_t j = 0; j < r.figures.size(); ++j)
-          f << (j ? ", " : "") << '"' << bench::json_escape(r.figures[j].who)
-            << "\": " << r.figures[j].ms;
-        f << "}, \"extras\": {";
-        std::size_t j = 0;
-        for (const auto& [k, v] : r.extras) f << (j++ ? ", " : "") << '"' << k << "\": " << v;
-        f << "}}";
-      }
-      f << "\n  ]";
-    });
-  }
-
- private:
-  const options& o_;
-  std::deque<row> rows_;  // references to rows stay valid as rows are added
 };
 
 // ---- sorts of 2^26 float32 --------------------------------------------------------
@@ -498,7 +383,7 @@ int main(int argc, char** argv) {
        bench::value("--only", "SUBSTRING", o.only), bench::value("--json", "FILE", o.json)});
   return bench::run_on_gpu("bench_sort", [&] {
     const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
-    bench_run b(o);
+    bench_run b(o, "sort", 44);
     {
       sort_problem p;
       p.x = floats(sort_n, 1);
