@@ -250,15 +250,24 @@ BOOST_AUTO_TEST_CASE(properties) {
     check_properties(sample_array<T>({300, 7}), -1);
     check_properties(sample_array<T>({300, 7}), 0);
     check_properties(sample_array<T>({3, 2100}), 1);
+    check_properties(sample_array<T>({2, 4500}), 1);  // rows past one block
   });
-  // Many NaNs of both signs among many values.
+  // Many NaNs of both signs among many values, in rows that sort in
+  // blocks (3000) and in rows that do not (5000).
+  for (const index_t n : {index_t{3000}, index_t{5000}}) {
+    cupp::host::ndarray<float> h({3, n});
+    for (index_t i = 0; i < h.size(); ++i)
+      h.data()[i] = i % 5 == 0   ? std::copysign(NAN, i % 2 ? -1.f : 1.f)
+                    : i % 7 == 0 ? (i % 2 ? -0.f : 0.f)
+                                 : static_cast<float>(i % 13) - 6;
+    check_properties(h, -1);
+    check_properties(h, 0);
+  }
   cupp::host::ndarray<float> h({3, 3000});
   for (index_t i = 0; i < h.size(); ++i)
     h.data()[i] = i % 5 == 0   ? std::copysign(NAN, i % 2 ? -1.f : 1.f)
                   : i % 7 == 0 ? (i % 2 ? -0.f : 0.f)
                                : static_cast<float>(i % 13) - 6;
-  check_properties(h, -1);
-  check_properties(h, 0);
   const auto s = to_host(cupp::sort(on_space(h), cupp::none)).to_vector();
   BOOST_TEST(
       (!std::isnan(s[s.size() - h.size() / 5 - 1]) && std::isnan(s[s.size() - h.size() / 5])));

@@ -86,6 +86,24 @@ auto sort_along(const E& e, int axis, bool flat) {
   if (size == 0) return out;
   const index_t n = flat ? size : shape[ax];
   const index_t rows = size / n;
+  if constexpr (!Indices) {
+    // An operand that must be written out anyway (a lazy expression,
+    // another layout) is written where it is sorted: into the result, or
+    // into the buffer it is transposed from.
+    bool in_place = true;
+    if constexpr (is_array_leaf_v<E>) in_place = !((flat || ax == nd - 1) && e.a.is_c_contiguous());
+    if (in_place) {
+      if (flat || ax == nd - 1) {
+        assign(out.reshape(shape), e);
+        sort_rows_inplace<T, S>(out.data(), rows, n, out.device_id());
+        return out;
+      }
+      const auto src = rows_of(e, ax);
+      sort_rows_inplace<T, S>(src.buffer.data(), rows, n, out.device_id());
+      assign(out, array_leaf<T, S>{permuted_view(src.buffer, shape, ax)});
+      return out;
+    }
+  }
   const auto src = rows_of(e, ax);
   auto run = [&](R* dst) {
     if constexpr (Indices)

@@ -1,29 +1,36 @@
-// The device side of the row sorts (nvcc only): CUB's DeviceRadixSort for
-// one row (64-bit item counts), DeviceSegmentedSort's stable sorts for many
-// (segment offsets computed from the row index, so no offset array), and
+// The device side of the row sorts (nvcc only): rows of up to
+// block_sort_max elements in one block each (sort_block.hpp); longer ones
+// with CUB's DeviceRadixSort for one row (64-bit item counts),
+// DeviceSegmentedRadixSort for many (segment offsets computed from the row
+// index, so no offset array; DeviceSegmentedSort past 2^31 elements), and
 // the few element-wise kernels around them.
 //
 // NaN: the value sort hands the input to CUB as it is (no pass before the
-// sort). CUB orders floats by their bits, which puts NaNs with the sign bit
-// set first; a kernel of one thread per row finds such a prefix, and only
-// when one exists (a flag on the device, no host synchronisation) two
-// further kernels move it to the end of its row as the canonical quiet NaN.
-// Otherwise they return at once. Index sorts read keys made by
-// sorting::full_key (every NaN the same largest key), so NaNs keep their
-// input order, as in NumPy's stable argsort.
+// sort). CUB's radix sorts order floats by their bits (with -0.0 equal to
+// 0.0), which puts NaNs with the sign bit set first; a kernel of one thread
+// per row finds such a prefix, and only when one exists (a flag on the
+// device, no host synchronisation) two further kernels move it to the end
+// of its row as the canonical quiet NaN. Otherwise they return at once.
+// Index sorts read keys made by sorting::full_key (every NaN the same
+// largest key), so NaNs keep their input order, as in NumPy's stable
+// argsort; their positions ride through CUB as 32-bit integers where rows
+// are shorter than 2^31, widened to int64 at the end.
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <type_traits>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
+#include <cupp/detail/sort/sort_block.hpp>
 #include <cupp/detail/sort/sort_keys.hpp>
 
 namespace cupp::detail::sorting {
@@ -63,6 +70,15 @@ cuda::memory_ptr cub_sort(const K* kin, K* kout, const V* vin, V* vout, index_t 
       else
         return cub::DeviceRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout, total, 0,
                                                int(sizeof(K) * 8), s);
+    } else if (total <= INT_MAX) {
+      const auto off = row_offsets(n);
+      if constexpr (std::is_void_v<V>)
+        return cub::DeviceSegmentedRadixSort::SortKeys(
+            temp, bytes, kin, kout, int(total), int(rows), off, off + 1, 0, int(sizeof(K) * 8), s);
+      else
+        return cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout,
+                                                        int(total), int(rows), off, off + 1, 0,
+                                                        int(sizeof(K) * 8), s);
     } else {
       const auto off = row_offsets(n);
       if constexpr (std::is_void_v<V>)
@@ -79,6 +95,35 @@ cuda::memory_ptr cub_sort(const K* kin, K* kout, const V* vin, V* vout, index_t 
   bytes = need;
   cuda::check(call(temp.get()), "cub sort");
   return temp;
+}
+
+// Sorts rows of keys in place: CUB's double-buffer sorts, with the
+// alternate buffer from the pool (copied back when the result ends there:
+// an odd number of passes). Returns that buffer, free once the sort has
+// run, for the caller's scratch.
+template <class K>
+cuda::memory_ptr cub_sort_keys_inplace(K* keys, index_t rows, index_t n, cudaStream_t s) {
+  const index_t total = rows * n;
+  auto alt = cuda::alloc(static_cast<std::size_t>(total) * sizeof(K));
+  cub::DoubleBuffer<K> db(keys, static_cast<K*>(alt.get()));
+  const auto off = row_offsets(n);
+  std::size_t bytes = 0;
+  auto call = [&](void* temp) {
+    if (rows == 1)
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, db, total, 0, int(sizeof(K) * 8), s);
+    if (total <= INT_MAX)
+      return cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, db, int(total), int(rows), off,
+                                                     off + 1, 0, int(sizeof(K) * 8), s);
+    return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, db, total, rows, off, off + 1, s);
+  };
+  cuda::check(call(nullptr), "cub sort (temporary storage)");
+  auto temp = cuda::alloc(std::max<std::size_t>(bytes, 1));
+  cuda::check(call(temp.get()), "cub sort");
+  if (db.Current() != keys)
+    cuda::check(cudaMemcpyAsync(keys, db.Current(), static_cast<std::size_t>(total) * sizeof(K),
+                                cudaMemcpyDeviceToDevice, s),
+                "cudaMemcpyAsync");
+  return alt;
 }
 
 template <class T>
@@ -141,9 +186,9 @@ inline constexpr int passes_of = std::is_same_v<T, complex128> ? 2 : 1;
 
 // keys[i] = the key of src at the position `order` puts at i of its row;
 // with no order (the first pass), the identity, and order_out gets it.
-template <class T, int Part, class U>
-__global__ void make_keys(const T* src, const std::int64_t* order, U* keys, std::int64_t* order_out,
-                          index_t rows, index_t n) {
+template <class T, int Part, class I, class U>
+__global__ void make_keys(const T* src, const I* order, U* keys, I* order_out, index_t rows,
+                          index_t n) {
   const index_t total = rows * n;
   for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
        i += index_t(gridDim.x) * blockDim.x) {
@@ -152,14 +197,13 @@ __global__ void make_keys(const T* src, const std::int64_t* order, U* keys, std:
       keys[i] = pass_key<T, Part>(src[r * n + order[i]]);
     } else {
       if (keys) keys[i] = pass_key<T, Part>(src[i]);
-      order_out[i] = j;
+      order_out[i] = static_cast<I>(j);
     }
   }
 }
 
-template <class T>
-__global__ void gather_rows(const T* src, const std::int64_t* order, T* out, index_t rows,
-                            index_t n) {
+template <class T, class I>
+__global__ void gather_rows(const T* src, const I* order, T* out, index_t rows, index_t n) {
   const index_t total = rows * n;
   for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
        i += index_t(gridDim.x) * blockDim.x) {
@@ -168,21 +212,31 @@ __global__ void gather_rows(const T* src, const std::int64_t* order, T* out, ind
   }
 }
 
+template <class I>
+__global__ void widen_positions(const I* in, std::int64_t* out, index_t total) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
+       i += index_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+
 // The stable order of each row by the keys, the last one primary: one
-// stable pairs sort per key (two for complex128), least significant first.
-template <class... K>
-void device_lexsort_rows(std::int64_t* idx, index_t rows, index_t n, cudaStream_t s,
-                         const K*... keys) {
+// stable pairs sort per key (two for complex128), least significant first,
+// with positions of type I.
+template <class I, class... K>
+void lexsort_rows_as(std::int64_t* idx, index_t rows, index_t n, cudaStream_t s, const K*... keys) {
   const index_t total = rows * n;
+  constexpr bool wide = std::is_same_v<I, std::int64_t>;
   constexpr int passes = (passes_of<K> + ...);
-  auto spare = cuda::alloc(static_cast<std::size_t>(total) * sizeof(std::int64_t));
-  std::int64_t* const buffers[2] = {idx, static_cast<std::int64_t*>(spare.get())};
+  auto spare = cuda::alloc(static_cast<std::size_t>(total) * sizeof(I) * (wide ? 1 : 2));
+  I* const spare_i = static_cast<I*>(spare.get());
+  I* const last = wide ? reinterpret_cast<I*>(idx) : spare_i + total;
+  I* const buffers[2] = {last, spare_i};
   int pass = 0;
-  const std::int64_t* order = nullptr;
+  const I* order = nullptr;
   auto run_pass = [&]<class T, int Part>(const T* src) {
-    // Pass p writes buffers[(passes - 1 - p) % 2], so the last writes idx.
-    std::int64_t* out = buffers[(passes - 1 - pass) % 2];
-    std::int64_t* in = buffers[(passes - pass) % 2];
+    // Pass p writes buffers[(passes - 1 - p) % 2], so the last writes `last`.
+    I* out = buffers[(passes - 1 - pass) % 2];
+    I* in = buffers[(passes - pass) % 2];
     using U = decltype(pass_key<T, Part>(src[0]));
     // Unsigned integers (and bool) are their own keys: the first pass
     // hands them to CUB as they are. Signed ones are mapped, so that every
@@ -192,14 +246,14 @@ void device_lexsort_rows(std::int64_t* idx, index_t rows, index_t n, cudaStream_
     auto key_mem = cuda::alloc(static_cast<std::size_t>(total) * sizeof(U) * (raw ? 1 : 2));
     U* kout = static_cast<U*>(key_mem.get());
     U* kin = raw ? nullptr : kout + total;
-    make_keys<T, Part, U><<<sort_blocks(total), sort_threads, 0, s>>>(src, order, kin, in, rows, n);
+    make_keys<T, Part><<<sort_blocks(total), sort_threads, 0, s>>>(src, order, kin, in, rows, n);
     cuda::check(cudaGetLastError(), "make_keys");
     const U* keys_in = kin;
     if constexpr (own_keys) {
       static_assert(sizeof(U) == sizeof(T));
       if (raw) keys_in = reinterpret_cast<const U*>(src);
     }
-    cub_sort(keys_in, kout, static_cast<const std::int64_t*>(in), out, rows, n, s);
+    cub_sort(keys_in, kout, static_cast<const I*>(in), out, rows, n, s);
     order = out;
     ++pass;
   };
@@ -208,31 +262,41 @@ void device_lexsort_rows(std::int64_t* idx, index_t rows, index_t n, cudaStream_
     if constexpr (passes_of<T> == 2) run_pass.template operator()<T, 1>(src);
   };
   (one_key(keys), ...);
+  if constexpr (!wide) {
+    widen_positions<<<sort_blocks(total), sort_threads, 0, s>>>(last, idx, total);
+    cuda::check(cudaGetLastError(), "widen_positions");
+  }
 }
 
-template <class T, class U>
-__global__ void value_keys(const T* src, U* keys, index_t total) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < total;
-       i += index_t(gridDim.x) * blockDim.x)
-    keys[i] = full_key(src[i]);
+// Rows of one short key sort in blocks; otherwise the passes above, with
+// 32-bit positions (half the bytes CUB moves) where rows allow.
+template <class... K>
+void device_lexsort_rows(std::int64_t* idx, index_t rows, index_t n, cudaStream_t s,
+                         const K*... keys) {
+  if constexpr (sizeof...(K) == 1 && (block_sortable_v<K> && ...)) {
+    if (n <= block_sort_max) {
+      (block_sort_rows<true>(keys, idx, rows, n, s), ...);
+      return;
+    }
+  }
+  if (n <= INT32_MAX)
+    lexsort_rows_as<std::int32_t>(idx, rows, n, s, keys...);
+  else
+    lexsort_rows_as<std::int64_t>(idx, rows, n, s, keys...);
 }
 
-// One row of floats: CUB's radix sort (which orders NaNs by their bits,
-// so NaNs with the sign bit set come first), then those moved to the end
-// with no host synchronisation: a device flag says whether there were any.
+// Rows of floats after CUB's radix sorts (which order NaNs by their bits,
+// so NaNs with the sign bit set come first): those moved to the end of
+// their rows with no host synchronisation (a device flag says whether
+// there were any). `scratch` holds rows * n elements.
 template <class T>
-void device_sort_one_float_row(const T* in, T* out, index_t n, cudaStream_t s) {
-  const index_t rows = 1, total = n;
-  using C = cub_key<T>;
-  auto temp = cub_sort<C, void>(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out), nullptr,
-                                nullptr, rows, n, s, static_cast<std::size_t>(total) * sizeof(T));
+void move_negative_nans(T* out, T* scratch, index_t rows, index_t n, cudaStream_t s) {
+  const index_t total = rows * n;
   auto flags = cuda::alloc(static_cast<std::size_t>(rows) * sizeof(index_t) + sizeof(int));
   auto* count = static_cast<index_t*>(flags.get());
   auto* any = reinterpret_cast<int*>(count + rows);
   cuda::check(cudaMemsetAsync(any, 0, sizeof(int), s), "cudaMemsetAsync");
   find_negative_nans<<<sort_blocks(rows), sort_threads, 0, s>>>(out, rows, n, count, any);
-  // CUB's temporary storage is free once the sort has run: the scratch.
-  T* scratch = static_cast<T*>(temp.get());
   rotate_negative_nans<<<sort_blocks(total), sort_threads, 0, s>>>(out, scratch, rows, n, count,
                                                                    any);
   copy_if_any<<<sort_blocks(total), sort_threads, 0, s>>>(scratch, out, total, any);
@@ -240,8 +304,24 @@ void device_sort_one_float_row(const T* in, T* out, index_t n, cudaStream_t s) {
 }
 
 template <class T>
+void device_sort_float_rows(const T* in, T* out, index_t rows, index_t n, cudaStream_t s) {
+  using C = cub_key<T>;
+  // CUB's temporary storage is free once the sort has run: the scratch.
+  auto temp =
+      cub_sort<C, void>(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out), nullptr, nullptr,
+                        rows, n, s, static_cast<std::size_t>(rows * n) * sizeof(T));
+  move_negative_nans(out, static_cast<T*>(temp.get()), rows, n, s);
+}
+
+template <class T>
 void device_sort_rows(const T* in, T* out, index_t rows, index_t n, cudaStream_t s) {
   const index_t total = rows * n;
+  if constexpr (block_sortable_v<T>) {
+    if (n <= block_sort_max) {
+      block_sort_rows<false>(in, out, rows, n, s);
+      return;
+    }
+  }
   if constexpr (is_complex_v<T>) {
     // Complex values: their stable order, then a gather.
     auto order = cuda::alloc(static_cast<std::size_t>(total) * sizeof(std::int64_t));
@@ -250,26 +330,39 @@ void device_sort_rows(const T* in, T* out, index_t rows, index_t n, cudaStream_t
     gather_rows<<<sort_blocks(total), sort_threads, 0, s>>>(in, o, out, rows, n);
     cuda::check(cudaGetLastError(), "gather_rows");
   } else if constexpr (is_floating_v<T>) {
-    if (rows > 1) {
-      // DeviceSegmentedSort sorts short rows by comparing the keys
-      // themselves, which NaN does not order (a row with a NaN came back
-      // unsorted on an H100): the rows' values ride as the values of a
-      // pairs sort by their unsigned keys (NaNs last, -0.0 equal to 0.0).
-      using U = decltype(full_key(T{}));
-      auto key_mem = cuda::alloc(static_cast<std::size_t>(total) * sizeof(U) * 2);
-      U* kin = static_cast<U*>(key_mem.get());
-      U* kout = kin + total;
-      value_keys<<<sort_blocks(total), sort_threads, 0, s>>>(in, kin, total);
-      cuda::check(cudaGetLastError(), "value_keys");
-      cub_sort<U, T>(kin, kout, in, out, rows, n, s);
-      return;
-    }
-    device_sort_one_float_row(in, out, n, s);
+    device_sort_float_rows(in, out, rows, n, s);
   } else {
     using C = cub_key<T>;
     auto temp = cub_sort<C, void>(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out),
                                   nullptr, nullptr, rows, n, s, 0);
     (void)temp;
+  }
+}
+
+// Sorts rows in place (the buffer is the caller's own, e.g. an evaluated
+// expression): no second buffer of the result's size beyond CUB's
+// alternate one.
+template <class T>
+void device_sort_rows_inplace(T* data, index_t rows, index_t n, cudaStream_t s) {
+  if constexpr (block_sortable_v<T>) {
+    if (n <= block_sort_max) {
+      // Each block reads its whole row before it writes any of it.
+      block_sort_rows<false>(data, data, rows, n, s);
+      return;
+    }
+  }
+  if constexpr (is_complex_v<T>) {
+    auto copy = cuda::alloc(static_cast<std::size_t>(rows * n) * sizeof(T));
+    T* c = static_cast<T*>(copy.get());
+    cuda::check(cudaMemcpyAsync(c, data, static_cast<std::size_t>(rows * n) * sizeof(T),
+                                cudaMemcpyDeviceToDevice, s),
+                "cudaMemcpyAsync");
+    device_sort_rows(c, data, rows, n, s);
+  } else {
+    using C = cub_key<T>;
+    auto alt = cub_sort_keys_inplace(reinterpret_cast<C*>(data), rows, n, s);
+    if constexpr (is_floating_v<T>)
+      move_negative_nans(data, static_cast<T*>(alt.get()), rows, n, s);
   }
 }
 

@@ -74,6 +74,24 @@ void sort_rows(const T* in, T* out, index_t rows, index_t n, int device = 0) {
   }
 }
 
+// sort_rows with the result written over the input (a buffer the caller
+// owns): on the device, the sort runs in that buffer.
+template <class T, class S>
+void sort_rows_inplace(T* data, index_t rows, index_t n, int device = 0) {
+  if (rows == 0 || n == 0) return;
+  if constexpr (std::is_same_v<S, device_space>) {
+#if defined(__CUDACC__)
+    sorting::device_sort_rows_inplace(data, rows, n,
+                                      cuda::detail::current_stream_impl(device)->handle);
+#else
+    (void)device;
+    CUPP_NEEDS_NVCC(T);
+#endif
+  } else {
+    sort_rows<T, S>(data, data, rows, n, device);
+  }
+}
+
 // lexsort along rows: keys[0..count) are contiguous (rows, n) buffers, the
 // LAST one primary (NumPy's lexsort); `idx` receives, per row, the stable
 // order (0..n-1) of its elements. Each key is one pointer of type K.
