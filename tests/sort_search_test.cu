@@ -13,6 +13,7 @@
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/tuple.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -231,6 +232,40 @@ BOOST_AUTO_TEST_CASE(fixtures) {
     }
   }
   BOOST_TEST(cases > 150);
+}
+
+// A sorted array long enough, and queries many enough, for the device's
+// ordered search (the queries sorted first), against std::lower_bound /
+// upper_bound in NumPy's order; through a sorter too.
+BOOST_AUTO_TEST_CASE(searchsorted_long) {
+  const index_t n = index_t(1) << 17, m = (index_t(1) << 16) + 3;
+  cupp::host::ndarray<float> ha(shape_t{n}), hq(shape_t{m});
+  for (index_t i = 0; i < n; ++i)
+    ha.data()[i] = i >= n - 100 ? NAN : static_cast<float>((i / 3) % 40000) * 0.25f;
+  std::sort(ha.data(), ha.data() + n - 100);
+  for (index_t i = 0; i < m; ++i)
+    hq.data()[i] = i % 97 == 0 ? NAN : static_cast<float>((i * 7919) % 41000) * 0.125f - 5.f;
+  const auto nan_last = [](float x, float y) { return x < y || (y != y && x == x); };
+  const auto a = on_space(ha), q = on_space(hq);
+  const auto left = to_host(cupp::searchsorted(a, q)).to_vector();
+  const auto right = to_host(cupp::searchsorted(a, q, "right")).to_vector();
+  bool ok = true;
+  for (index_t i = 0; i < m && ok; ++i) {
+    const float* b = ha.data();
+    ok = left[i] == std::lower_bound(b, b + n, hq.data()[i], nan_last) - b &&
+         right[i] == std::upper_bound(b, b + n, hq.data()[i], nan_last) - b;
+  }
+  BOOST_TEST(ok);
+  // The same keys shuffled, found through their sorter.
+  cupp::host::ndarray<float> hs(shape_t{n});
+  cupp::host::ndarray<std::int64_t> hp(shape_t{n});
+  for (index_t i = 0; i < n; ++i) {
+    const index_t j = (i * 40503) % n;  // odd multiplier: a permutation
+    hs.data()[j] = ha.data()[i];
+    hp.data()[i] = j;
+  }
+  const auto via = to_host(cupp::searchsorted(on_space(hs), q, "left", on_space(hp))).to_vector();
+  BOOST_TEST(via == left);
 }
 
 // Bins past one block's shared memory go straight to global atomics.

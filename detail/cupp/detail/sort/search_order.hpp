@@ -61,11 +61,10 @@ struct sorted_view {
   }
 };
 
-// The first position whose key does not sort before v (side="left"), or
-// whose key sorts after v (side="right").
+// The first position in [lo, hi) whose key does not sort before v
+// (side="left"), or whose key sorts after v (side="right"); hi if none.
 template <bool Right, class View, class K>
-CUPP_HD inline index_t bound(const View& a, const K& v) {
-  index_t lo = 0, hi = a.n;
+CUPP_HD inline index_t bound_in(const View& a, const K& v, index_t lo, index_t hi) {
   while (lo < hi) {
     const index_t mid = lo + (hi - lo) / 2;
     const K m = a[mid];
@@ -76,6 +75,11 @@ CUPP_HD inline index_t bound(const View& a, const K& v) {
       hi = mid;
   }
   return lo;
+}
+
+template <bool Right, class View, class K>
+CUPP_HD inline index_t bound(const View& a, const K& v) {
+  return bound_in<Right>(a, v, 0, a.n);
 }
 
 }  // namespace cupp::detail::search
