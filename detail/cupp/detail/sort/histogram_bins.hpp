@@ -70,15 +70,45 @@ struct even_binner {
   C lo, hi;      // bounds rounded to F (ints: exact doubles)
   double denom;  // hi - lo as NumPy computes it
   bool in_dtype;
+  double scale;  // nbins / denom
+  bool numpy_estimate;
+  double sure;  // see bin(); 1 where only the edges decide
 
   CUPP_HD bool keeps(C v) const { return v >= lo && v <= hi; }
 
   CUPP_HD index_t bin(index_t i) const {
     const C v = as_calc<F>(x[i]);
     if (!keeps(v)) return -1;
+    // NumPy estimates the bin as (v - lo) / (hi - lo) * nbins and corrects
+    // it by one against the edges either way, so any estimate within one
+    // bin of the true one gives NumPy's bin: a multiplication by the
+    // reciprocal (a division, in float64 above all, costs more than the
+    // read of the value).
+    // Past 2^20 bins (or for a range too narrow for the reciprocal) the
+    // estimate is NumPy's own arithmetic, since NumPy's may then be off by
+    // more than one and its correction would not reach the true bin.
     const C diff = round_to<F>(v - lo);
     index_t k;
-    if (in_dtype) {
+    if (!numpy_estimate) {
+      // Float values estimate in float (conversions to and from double cost
+      // as much as the rest). An estimate farther than `sure` (in bins)
+      // from both ends of its bin is that bin: the rounding of the value,
+      // of the estimate and of NumPy's edges is well inside that margin, so
+      // the edges (two shared-memory reads, the kernel's bottleneck) are
+      // read only near them.
+      if constexpr (std::is_same_v<C, float>) {
+        const float f = diff * static_cast<float>(scale);
+        k = static_cast<int>(f);
+        const float frac = f - static_cast<float>(k);
+        if (frac > static_cast<float>(sure) && frac < 1.f - static_cast<float>(sure) && k < nbins)
+          return k;
+      } else {
+        const double f = static_cast<double>(diff) * scale;
+        k = static_cast<index_t>(f);
+        const double frac = f - static_cast<double>(k);
+        if (frac > sure && frac < 1.0 - sure && k < nbins) return k;
+      }
+    } else if (in_dtype) {
       const C f = round_to<F>(round_to<F>(diff / static_cast<C>(denom)) * static_cast<C>(nbins));
       k = static_cast<index_t>(f);
     } else {

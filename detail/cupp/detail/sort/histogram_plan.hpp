@@ -3,6 +3,7 @@
 // equal bins between them.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -100,8 +101,23 @@ even_binner<T, F, Weight> make_even_binner(const T* x, Weight w, const F* edges,
                               round_to<F>(static_cast<C>(o.lo)),
                               round_to<F>(static_cast<C>(o.hi)),
                               0.0,
-                              o.in_f};
+                              o.in_f,
+                              0.0,
+                              false,
+                              1.0};
   b.denom = o.in_f ? static_cast<double>(round_to<F>(static_cast<C>(b.hi - b.lo))) : o.hi - o.lo;
+  b.scale = static_cast<double>(nbins) / b.denom;
+  b.numpy_estimate = nbins > (index_t(1) << 20) || !(b.scale < 1e30);
+  // The estimate's and the edges' rounding, in bins, is a few units in the
+  // last place of the bounds' magnitude (times the scale) plus of the bin
+  // count; `sure` allows 16 times that. Half-precision dtypes round every
+  // operation to 11 bits: their edges always decide.
+  if constexpr (!is_low_float_v<F>) {
+    const double unit = std::is_same_v<C, float> ? 0x1p-17 : 0x1p-46;
+    const double magnitude = std::max(std::abs(o.lo), std::abs(o.hi));
+    const double sure = unit * (magnitude * std::abs(b.scale) + static_cast<double>(nbins));
+    if (sure < 0.25) b.sure = sure;
+  }
   return b;
 }
 
