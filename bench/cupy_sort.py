@@ -15,6 +15,11 @@ configuration (its CUB accelerators where it has them).
   histogram.2p28.f32.256       cp.histogram(x, 256, range=(-0.5, 0.5)); GB/s of x read and
                                % of a same-run memcpyAsync of x counted read + written
   bincount.2p26.i32.2p20       cp.bincount(x), x in [0, 2^20) with 2^20 - 1 present
+  partition.2p26.f32           cp.partition(x, 2^25)
+  median.2p26.f32              cp.median(x)
+  percentile.2p26.f32          cp.percentile(x, [1, 50, 99])
+  unique_counts.2p26.i32.2p20  cp.unique(x, return_counts=True), x in [0, 2^20)
+  isin.2p26.i32.2p16           cp.isin(x, t): x in [0, 2^20), t 2^16 values in [0, 2^20)
 
 Inputs: u(seed, k) is a splitmix64 hash of (seed, k) mapped to [0, 1) in
 float64; a float array holds scale * (u - 0.5) rounded to float32, an int
@@ -183,6 +188,39 @@ def main():
         expect("bincount.2p26.i32.2p20", c.size == m and int(c.sum()) == SORT_N,
                f"length {c.size}, total {int(c.sum())}")
         del xi, c
+        free()
+
+    if wanted("partition.2p26.f32") or wanted("median.2p26.f32") or wanted(
+            "percentile.2p26.f32"):
+        x = floats(SORT_N, 1)
+        kth = SORT_N // 2
+        want = float(cp.sort(x)[kth])
+        if wanted("partition.2p26.f32"):
+            add("partition.2p26.f32", lambda: cp.partition(x, kth), "cp.partition(x, 2**25)")
+            expect("partition.2p26.f32", float(cp.partition(x, kth)[kth]) == want,
+                   "kth element")
+        if wanted("median.2p26.f32"):
+            add("median.2p26.f32", lambda: cp.median(x), "cp.median(x)")
+        if wanted("percentile.2p26.f32"):
+            add("percentile.2p26.f32", lambda: cp.percentile(x, [1, 50, 99]),
+                "cp.percentile(x, [1, 50, 99])")
+        del x
+        free()
+
+    if wanted("unique_counts.2p26.i32.2p20"):
+        xi = ints(SORT_N, 7, 1 << 20)
+        add("unique_counts.2p26.i32.2p20", lambda: cp.unique(xi, return_counts=True),
+            "cp.unique(x, return_counts=True)")
+        u, c = cp.unique(xi, return_counts=True)
+        expect("unique_counts.2p26.i32.2p20", int(c.sum()) == SORT_N, f"total {int(c.sum())}")
+        del xi, u, c
+        free()
+
+    if wanted("isin.2p26.i32.2p16"):
+        xi = ints(SORT_N, 8, 1 << 20)
+        t = ints(1 << 16, 9, 1 << 20)
+        add("isin.2p26.i32.2p16", lambda: cp.isin(xi, t), "cp.isin(x, t)")
+        del xi, t
         free()
 
     if a.json:

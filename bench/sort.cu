@@ -22,6 +22,12 @@
 //                                 read + written (bench/README.md's convention)
 //   bincount.2p26.i32.2p20        cupp::bincount(x) of 2^26 int32 in [0, 2^20), max present
 //                                 (HistogramEven with 2^20 unit bins, the reference)
+//   partition.2p26.f32            cupp::partition(x, 2^25), median(x), percentile(x,
+//   median.2p26.f32               {1, 50, 99}) of the sort rows' 2^26 float32, beside the
+//   percentile.2p26.f32           raw SortKeys and cupp's flat sort (target: below it)
+//   unique_counts.2p26.i32.2p20   cupp::unique(x, {.return_counts = true}), 2^26 int32 in
+//                                 [0, 2^20) (raw: SortKeys + RunLengthEncode::Encode)
+//   isin.2p26.i32.2p16            cupp::isin(x, t), 2^26 int32 against 2^16 (no raw call)
 //
 // The CUB calls' outputs and temporary storage are allocated before the
 // timing; cupp's figure is the call as a user writes it, result allocated
@@ -38,7 +44,9 @@
 #include <cupp/sort.hpp>
 
 #include <cub/device/device_histogram.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -216,6 +224,11 @@ void flat_sorts(bench_run& b, sort_problem& p) {
     for (index_t i : probes(n)) expect_close("sort_expr.2p26.f32", z.item(i), 2.0 * w.item(i), 0);
     b.extra(r, "expr_over_plain", expr_ms / plain_ms);
     if (p.flat_cupp_ms > 0) b.extra(r, "expr_over_sort_row", expr_ms / p.flat_cupp_ms);
+    // What x * 2 costs written on its own: CUB's sorts read their keys
+    // through a pointer, so the expression must be stored once.
+    cupp::ndarray<float> e = cupp::empty<float>({n});
+    const double eval_ms = b.time(r, "x * 2 written alone", [&] { cupp::copyto(e, x * 2); });
+    b.extra(r, "plain_plus_eval_over_expr", (plain_ms + eval_ms) / expr_ms);
   }
 }
 
@@ -266,6 +279,17 @@ void row_sorts(bench_run& b, sort_problem& p, index_t rows) {
     BENCH_CHECK(cub::DeviceSegmentedSort::StableSortKeys(stable.data(), bytes, x.data(), out.data(),
                                                          total, segments, offsets, offsets + 1,
                                                          stream()));
+  });
+  temp_storage radix([&](std::size_t& bytes) {
+    return cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, x.data(), out.data(), int(total),
+                                                   int(segments), offsets, offsets + 1, 0, 32,
+                                                   stream());
+  });
+  b.time(r, "cub::DeviceSegmentedRadixSort::SortKeys", [&] {
+    std::size_t bytes = radix.bytes;
+    BENCH_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(radix.data(), bytes, x.data(), out.data(),
+                                                        int(total), int(segments), offsets,
+                                                        offsets + 1, 0, 32, stream()));
   });
   b.extra(r, "cupp_over_cub", cupp_ms / vendor_ms);
   b.extra(r, "cupp_over_flat_sort", cupp_ms / flat_reference(b, r, p));
@@ -373,6 +397,114 @@ void bincount_row(bench_run& b) {
   for (index_t i : probes(m)) expect_close(name, static_cast<double>(z.item(i)), counts.item(i), 0);
 }
 
+// ---- selection, order statistics, unique, sets ------------------------------------------
+
+// partition, median and percentile beside the full sort of the same values
+// (their target: measurably cheaper) and the raw CUB SortKeys.
+void selection_rows(bench_run& b, sort_problem& p) {
+  const index_t n = sort_n, kth = n / 2;
+  const std::int64_t count = n;
+  cupp::ndarray<float> keys_out = cupp::empty<float>({n});
+  temp_storage ts([&](std::size_t& bytes) {
+    return cub::DeviceRadixSort::SortKeys(nullptr, bytes, p.x.data(), keys_out.data(), count, 0, 32,
+                                          stream());
+  });
+  auto raw_sort = [&] {
+    std::size_t bytes = ts.bytes;
+    BENCH_CHECK(cub::DeviceRadixSort::SortKeys(ts.data(), bytes, p.x.data(), keys_out.data(), count,
+                                               0, 32, stream()));
+  };
+  if (b.wanted("partition.2p26.f32")) {
+    row& r = b.start("partition.2p26.f32",
+                     "cupp::partition(x, 2^25) of 2^26 float32; target: below the full sort");
+    cupp::ndarray<float> z;
+    const auto [cupp_ms, vendor_ms] = b.time_pair(
+        r, "cupp", [&] { z = cupp::partition(p.x, kth); }, "cub::DeviceRadixSort::SortKeys",
+        raw_sort);
+    expect_close("partition.2p26.f32", z.item(kth), keys_out.item(kth), 0);
+    b.extra(r, "cupp_over_full_sort", cupp_ms / flat_reference(b, r, p));
+    b.extra(r, "cupp_over_cub_sort", cupp_ms / vendor_ms);
+  }
+  if (b.wanted("median.2p26.f32")) {
+    row& r = b.start("median.2p26.f32", "cupp::median(x) of 2^26 float32");
+    decltype(cupp::median(p.x)) z;
+    const auto [cupp_ms, vendor_ms] = b.time_pair(
+        r, "cupp", [&] { z = cupp::median(p.x); }, "cub::DeviceRadixSort::SortKeys", raw_sort);
+    const double want = 0.5 * (double(keys_out.item(kth - 1)) + double(keys_out.item(kth)));
+    expect_close("median.2p26.f32", z.item(), want, 1e-6);
+    b.extra(r, "cupp_over_full_sort", cupp_ms / flat_reference(b, r, p));
+    b.extra(r, "cupp_over_cub_sort", cupp_ms / vendor_ms);
+  }
+  if (b.wanted("percentile.2p26.f32")) {
+    row& r = b.start("percentile.2p26.f32", "cupp::percentile(x, {1, 50, 99}) of 2^26 float32");
+    decltype(cupp::percentile(p.x, {1.0, 50.0, 99.0})) z;
+    const auto [cupp_ms, vendor_ms] = b.time_pair(
+        r, "cupp",
+        [&] {
+          z = cupp::percentile(p.x, {1.0, 50.0, 99.0});
+        },
+        "cub::DeviceRadixSort::SortKeys", raw_sort);
+    expect(r.name, z.size() == 3, "three percentiles");
+    b.extra(r, "cupp_over_full_sort", cupp_ms / flat_reference(b, r, p));
+    b.extra(r, "cupp_over_cub_sort", cupp_ms / vendor_ms);
+  }
+}
+
+void unique_row(bench_run& b) {
+  const std::string name = "unique_counts.2p26.i32.2p20";
+  if (!b.wanted(name)) return;
+  row& r = b.start(name,
+                   "cupp::unique(x, {.return_counts = true}), 2^26 int32 in [0, 2^20); raw: "
+                   "CUB SortKeys + RunLengthEncode::Encode");
+  const index_t n = sort_n;
+  const cupp::ndarray<int> x = ints(n, 7, 1 << 20);
+  cupp::ndarray<int> sorted = cupp::empty<int>({n}), values = cupp::empty<int>({n});
+  cupp::ndarray<std::int64_t> counts = cupp::empty<std::int64_t>({n}),
+                              runs = cupp::empty<std::int64_t>({1});
+  const std::int64_t count = n;
+  temp_storage sort_ts([&](std::size_t& bytes) {
+    return cub::DeviceRadixSort::SortKeys(nullptr, bytes, x.data(), sorted.data(), count, 0, 32,
+                                          stream());
+  });
+  temp_storage rle_ts([&](std::size_t& bytes) {
+    return cub::DeviceRunLengthEncode::Encode(nullptr, bytes, sorted.data(), values.data(),
+                                              counts.data(), runs.data(), count, stream());
+  });
+  cupp::unique_result<int, cupp::device_space> z;
+  const auto [cupp_ms, vendor_ms] = b.time_pair(
+      r, "cupp", [&] { z = cupp::unique(x, {.return_counts = true}); },
+      "cub SortKeys + RunLengthEncode::Encode (no count read)",
+      [&] {
+        std::size_t bytes = sort_ts.bytes;
+        BENCH_CHECK(cub::DeviceRadixSort::SortKeys(sort_ts.data(), bytes, x.data(), sorted.data(),
+                                                   count, 0, 32, stream()));
+        bytes = rle_ts.bytes;
+        BENCH_CHECK(cub::DeviceRunLengthEncode::Encode(rle_ts.data(), bytes, sorted.data(),
+                                                       values.data(), counts.data(), runs.data(),
+                                                       count, stream()));
+      });
+  expect(name, z.values.size() == runs.item(0), "number of values");
+  b.extra(r, "cupp_over_raw", cupp_ms / vendor_ms);
+}
+
+void isin_row(bench_run& b) {
+  const std::string name = "isin.2p26.i32.2p16";
+  if (!b.wanted(name)) return;
+  row& r = b.start(name,
+                   "cupp::isin(x, t): 2^26 int32 in [0, 2^20) against 2^16 values; no raw CUB "
+                   "call (CUB has no membership test)");
+  const cupp::ndarray<int> x = ints(sort_n, 8, 1 << 20), t = ints(index_t{1} << 16, 9, 1 << 20);
+  cupp::ndarray<bool> z;
+  b.time(r, "cupp", [&] { z = cupp::isin(x, t); });
+  const auto ts = cupp::sort(t);
+  for (index_t i : probes(sort_n)) {
+    const int v = x.item(i);
+    const auto pos = cupp::searchsorted(ts, v).item();
+    const bool want = pos < ts.size() && ts.item(pos) == v;
+    expect(name, z.item(i) == want, "membership of element " + std::to_string(i));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -390,7 +522,12 @@ int main(int argc, char** argv) {
       flat_sorts(b, p);
       row_sorts(b, p, 65536);
       row_sorts(b, p, 1024);
+      selection_rows(b, p);
     }
+    cupp::cuda::get_default_memory_pool().free_all_blocks();
+    unique_row(b);
+    cupp::cuda::get_default_memory_pool().free_all_blocks();
+    isin_row(b);
     cupp::cuda::get_default_memory_pool().free_all_blocks();
     search_row(b);
     cupp::cuda::get_default_memory_pool().free_all_blocks();

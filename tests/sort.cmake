@@ -4,7 +4,11 @@
 set(cupp_sort_test_sources
     sort_sort_test.cu
     sort_search_test.cu
-    sort_histogram_test.cu)
+    sort_histogram_test.cu
+    sort_partition_test.cu
+    sort_quantile_test.cu
+    sort_unique_test.cu
+    sort_sets_test.cu)
 cupp_add_test(sort_gpu_test gpu ${cupp_sort_test_sources})
 target_compile_definitions(sort_gpu_test PRIVATE CUPP_TEST_DEVICE=1)
 cupp_add_test(sort_host_test host ${cupp_sort_test_sources})

@@ -3,8 +3,8 @@
 // DeviceSegmentedSort, another axis, a lazy input, NaN and -0.0), the
 // in-place sort and its member, lexsort, sort_complex, searchsorted,
 // digitize, bincount (with weights), histogram (even bins with a range,
-// explicit edges, a string rule), histogram2d and histogramdd. Values from
-// NumPy.
+// explicit edges, a string rule), histogram2d and histogramdd, partition,
+// median, percentile, unique and the set routines. Values from NumPy.
 //
 // CI compiles this unit without a GPU so that a compile error in device code
 // fails it; the GPU machine runs it as a smoke test (device_paths_gpu_test).
@@ -88,4 +88,29 @@ void device_paths_sort() {
   expect_values(h2.hist, {1, 0, 1, 1}, "histogram2d");
   const cupp::ndarray<double> sample = device_of<double>({0, 0, 1, 0, 1, 1}).reshape({3, 2});
   expect_values(cupp::histogramdd(sample, 2).hist, {1, 0, 1, 1}, "histogramdd");
+
+  // Partitioning, order statistics, unique and the set routines; a row of
+  // 2^15 elements takes the radix selection.
+  const auto y = device_of<float>({5, 1, 4, 1, 3, 9, 2});
+  expect_values(cupp::sort(cupp::partition(y, 3)), {1, 1, 2, 3, 4, 5, 9}, "partition");
+  expect_values(cupp::partition(y, 3)(3), {3}, "partition's kth");
+  expect_values(cupp::argpartition(y, 0)(0), {1}, "argpartition");
+  const auto r = cupp::arange<float>(32768) * -1;
+  expect_values(cupp::partition(r, 100)(100), {-32667}, "partition by radix selection");
+  expect_values(cupp::median(y), {3}, "median");
+  expect_values(cupp::median(r), {-16383.5}, "median by radix selection");
+  expect_values(cupp::percentile(y, {0.0, 50.0, 100.0}), {1, 3, 9}, "percentile");
+  expect_values(cupp::nanquantile(device_of<double>({nan, 1, 3}), 0.5), {2}, "nanquantile");
+  expect_values(cupp::unique(y), {1, 2, 3, 4, 5, 9}, "unique");
+  const auto uc = cupp::unique(y, {.return_inverse = true, .return_counts = true});
+  expect_values(uc.counts, {2, 1, 1, 1, 1, 1}, "unique counts");
+  expect_values(uc.inverse, {4, 0, 3, 0, 2, 5, 1}, "unique inverse");
+  expect_values(cupp::isin(y, device_of<float>({1, 9})), {0, 1, 0, 1, 0, 1, 0}, "isin");
+  expect_values(cupp::isin(device_of<std::int32_t>({3, 7, 8}), device_of<std::int32_t>({8, 3})),
+                {1, 0, 1}, "isin of integers (table)");
+  const auto z = device_of<float>({9, 4, 7});
+  expect_values(cupp::intersect1d(y, z), {4, 9}, "intersect1d");
+  expect_values(cupp::union1d(y, z), {1, 2, 3, 4, 5, 7, 9}, "union1d");
+  expect_values(cupp::setdiff1d(y, z), {1, 2, 3, 5}, "setdiff1d");
+  expect_values(cupp::setxor1d(y, z), {1, 2, 3, 5, 7}, "setxor1d");
 }
