@@ -76,8 +76,9 @@ struct even_binner {
 
   CUPP_HD bool keeps(C v) const { return v >= lo && v <= hi; }
 
-  CUPP_HD index_t bin(index_t i) const {
-    const C v = as_calc<F>(x[i]);
+  CUPP_HD index_t bin(index_t i) const { return bin_of(x[i]); }
+  CUPP_HD index_t bin_of(const T& value) const {
+    const C v = as_calc<F>(value);
     if (!keeps(v)) return -1;
     // NumPy estimates the bin as (v - lo) / (hi - lo) * nbins and corrects
     // it by one against the edges either way, so any estimate within one
