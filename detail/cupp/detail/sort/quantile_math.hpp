@@ -274,8 +274,13 @@ CUPP_HD R lerp(T a, T b, double t) {
     const R step = round_to<R>(d * to_float(round_to<R>(t)));
     return round_to<R>(to_float(a) + to_float(step));
   } else {
-    if (t >= 0.5) return add_rn(b, -mul_rn(diff, static_cast<R>(1 - t)));
-    return add_rn(a, mul_rn(diff, static_cast<R>(t)));
+    if constexpr (is_complex_type_v<R>) {
+      if (t >= 0.5) return b - diff * static_cast<R>(1 - t);
+      return a + diff * static_cast<R>(t);
+    } else {
+      if (t >= 0.5) return add_rn(b, -mul_rn(diff, static_cast<R>(1 - t)));
+      return add_rn(a, mul_rn(diff, static_cast<R>(t)));
+    }
   }
 }
 
