@@ -86,7 +86,7 @@ __device__ void count_vectors(const Binner& b, index_t n, L* local) {
     CUPP_UNROLL
     for (int e = 0; e < 4; ++e) {
       T v;
-      memcpy(&v, &words[e], sizeof(T));
+      memcpy(static_cast<void*>(&v), &words[e], sizeof(T));
       const auto k = static_cast<int>(b.bin_of(v));
       if (k >= 0) atomicAdd(&local[k], L{1});
     }

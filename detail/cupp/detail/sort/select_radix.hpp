@@ -44,7 +44,7 @@ __host__ __device__ T value_of_key(sorting::key_t<T> k) {
     if (k == static_cast<U>(~U(0))) return sorting::canonical_nan<T>();
     const U b = (k & sign) ? static_cast<U>(k ^ sign) : static_cast<U>(~k);
     T v;
-    std::memcpy(&v, &b, sizeof(T));
+    std::memcpy(static_cast<void*>(&v), &b, sizeof(T));
     return v;
   }
 }

@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(Threads)
         dst[j] = static_cast<std::int64_t>(payload[it]);
       } else if constexpr (carries_bits) {
         T v;
-        memcpy(&v, &payload[it], sizeof(T));
+        memcpy(static_cast<void*>(&v), &payload[it], sizeof(T));
         dst[j] = v;
       } else {
         dst[j] = value_of_key<T>(keys[it]);

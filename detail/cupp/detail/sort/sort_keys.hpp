@@ -104,7 +104,7 @@ CUPP_HD T canonical_nan() {
   const U b = static_cast<U>(float_layout<T>::infinity | (float_layout<T>::infinity >> 1)) &
               float_layout<T>::magnitude;
   T v;
-  std::memcpy(&v, &b, sizeof(T));
+  std::memcpy(static_cast<void*>(&v), &b, sizeof(T));
   return v;
 }
 
