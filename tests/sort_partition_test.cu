@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "sort_harness.hpp"
 #include "test_space.hpp"
 
 using cupp::index_t;
@@ -40,40 +41,14 @@ namespace srt = cupp::detail::sorting;
 
 namespace {
 
-template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, __nv_bfloat16>, float, T>;
+using sort_harness::in_layout;
+using sort_harness::same_value;
 
+// NumPy has no bfloat16: its fixtures are float32 values that bfloat16
+// holds exactly.
 template <class T>
 cupp::host::ndarray<T> load(const std::string& name) {
-  auto h = cupp::host::load<stored_t<T>>(cupp_test::fixture("sort/partition/" + name + ".npy"));
-  if constexpr (std::is_same_v<T, stored_t<T>>) {
-    return h;
-  } else {
-    cupp::host::ndarray<T> r(h.shape());
-    const auto v = h.to_vector();
-    for (std::size_t i = 0; i < v.size(); ++i) r.data()[i] = __float2bfloat16(v[i]);
-    return r;
-  }
-}
-
-template <class T>
-bool is_nan(const T& v) {
-  if constexpr (srt::is_complex_v<T>)
-    return is_nan(v.real()) || is_nan(v.imag());
-  else if constexpr (srt::is_floating_v<T>)
-    return srt::is_nan_bits<T>(srt::bits_of(v));
-  else
-    return false;
-}
-
-// Equal bits, except that a NaN matches any NaN (the device's sorts may
-// write the canonical NaN); a complex NaN keeps its class.
-template <class T>
-bool same_value(const T& a, const T& b) {
-  if constexpr (srt::is_complex_v<T>)
-    return same_value(a.real(), b.real()) && same_value(a.imag(), b.imag());
-  else
-    return cupp_test::same_bits(a, b) || (is_nan(a) && is_nan(b));
+  return sort_harness::load<T>("sort/partition/", name);
 }
 
 // NumPy's order with T explicit, so that vector<bool>'s proxies convert.
@@ -179,40 +154,6 @@ void expect_partition(const cupp::host::ndarray<T>* values,
       return;
     }
   }
-}
-
-// x's values in a layout: C, F, strided (every other element of a larger
-// array), reversed (negative strides), broadcast (stride 0 over the first
-// row, for inputs whose rows are equal).
-template <class T>
-array<T> in_layout(const cupp::host::ndarray<T>& x, const std::string& layout) {
-  const shape_t& shape = x.shape();
-  const index_t size = x.size();
-  const int nd = shape.size();
-  const auto v = x.to_vector();
-  if (layout == "C") return on_space(x.copy());
-  if (layout == "F") return on_space(x).copy(cupp::order::F);
-  cupp::host::ndarray<T> big(shape_t{2 * size + 1});
-  for (index_t i = 0; i < 2 * size + 1; ++i) big.data()[i] = v.empty() ? T{} : v[0];
-  strides_t st = shape;
-  index_t step = layout == "strided" ? 2 : 1;
-  for (int d = nd - 1; d >= 0; --d) {
-    st[d] = step * static_cast<index_t>(sizeof(T));
-    step *= shape[d];
-  }
-  index_t first = 0;
-  if (layout == "strided") {
-    for (index_t i = 0; i < size; ++i) big.data()[2 * i] = v[i];
-  } else if (layout == "reversed") {
-    for (index_t i = 0; i < size; ++i) big.data()[size - 1 - i] = v[i];
-    for (int d = 0; d < nd; ++d) st[d] = -st[d];
-    first = size - 1;
-  } else {  // broadcast
-    for (index_t i = 0; i < size; ++i) big.data()[i] = v[i];
-    st[0] = 0;
-  }
-  const auto b = on_space(big);
-  return array<T>(const_cast<T*>(b.data()) + first, shape, st, b.memory(), b.device_id(), false);
 }
 
 // kth lists for a row of n (n >= 1): the ends, the middle, a negative one

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "sort_harness.hpp"
 #include "test_space.hpp"
 
 using cupp::index_t;
@@ -88,38 +89,7 @@ cupp::host::ndarray<T> load_input(const std::string& name) {
   }
 }
 
-// x's values in a layout: C, F, strided (every other element of a larger
-// array), reversed (negative strides over a reversed copy), broadcast
-// (stride 0 over the first row, for inputs whose rows are equal).
-template <class T>
-array<T> in_layout(const cupp::host::ndarray<T>& x, const std::string& layout) {
-  const shape_t& shape = x.shape();
-  const index_t size = x.size();
-  const int nd = shape.size();
-  if (layout == "C") return on_space(x);
-  if (layout == "F") return on_space(x).copy(cupp::order::F);
-  cupp::host::ndarray<T> big(shape_t{2 * size + 1});
-  for (index_t i = 0; i < 2 * size + 1; ++i) big.data()[i] = x.data()[0];
-  strides_t st = shape;
-  index_t step = layout == "strided" ? 2 : 1;
-  for (int d = nd - 1; d >= 0; --d) {
-    st[d] = step * static_cast<index_t>(sizeof(T));
-    step *= shape[d];
-  }
-  index_t first = 0;
-  if (layout == "strided") {
-    for (index_t i = 0; i < size; ++i) big.data()[2 * i] = x.data()[i];
-  } else if (layout == "reversed") {
-    for (index_t i = 0; i < size; ++i) big.data()[size - 1 - i] = x.data()[i];
-    for (int d = 0; d < nd; ++d) st[d] = -st[d];
-    first = size - 1;
-  } else {  // broadcast
-    for (index_t i = 0; i < size; ++i) big.data()[i] = x.data()[i];
-    st[0] = 0;
-  }
-  const auto b = on_space(big);
-  return array<T>(const_cast<T*>(b.data()) + first, shape, st, b.memory(), b.device_id(), false);
-}
+using sort_harness::in_layout;
 
 std::vector<double> numbers(const std::string& text) {
   std::vector<double> v;

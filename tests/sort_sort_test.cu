@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "sort_harness.hpp"
 #include "test_space.hpp"
 
 using cupp::index_t;
@@ -32,43 +33,14 @@ namespace srt = cupp::detail::sorting;
 
 namespace {
 
+using sort_harness::in_layout;
+using sort_harness::same_value;
+
 // NumPy has no bfloat16: its fixtures are float32 values that bfloat16
 // holds exactly.
 template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, __nv_bfloat16>, float, T>;
-
-template <class T>
 cupp::host::ndarray<T> load(const std::string& name) {
-  const auto path = cupp_test::fixture("sort/sort/" + name + ".npy");
-  auto h = cupp::host::load<stored_t<T>>(path);
-  if constexpr (std::is_same_v<T, stored_t<T>>) {
-    return h;
-  } else {
-    cupp::host::ndarray<T> r(h.shape());
-    const auto v = h.to_vector();
-    for (std::size_t i = 0; i < v.size(); ++i) r.data()[i] = __float2bfloat16(v[i]);
-    return r;
-  }
-}
-
-template <class T>
-bool is_nan(const T& v) {
-  if constexpr (srt::is_complex_v<T>)
-    return is_nan(v.real()) || is_nan(v.imag());
-  else if constexpr (srt::is_floating_v<T>)
-    return srt::is_nan_bits<T>(srt::bits_of(v));
-  else
-    return false;
-}
-
-// Equal bits (so -0.0 differs from 0.0), except that a NaN matches any NaN:
-// sorted NaNs may come out canonical. A complex NaN must keep its class.
-template <class T>
-bool same_value(const T& a, const T& b) {
-  if constexpr (srt::is_complex_v<T>)
-    return same_value(a.real(), b.real()) && same_value(a.imag(), b.imag());
-  else
-    return cupp_test::same_bits(a, b) || (is_nan(a) && is_nan(b));
+  return sort_harness::load<T>("sort/sort/", name);
 }
 
 template <class T>
@@ -88,40 +60,6 @@ void expect_indices(const cupp::host::ndarray<std::int64_t>& got,
                     const cupp::host::ndarray<std::int64_t>& want, const std::string& what) {
   BOOST_TEST_REQUIRE(got.shape() == want.shape(), what << ": shape");
   BOOST_TEST(got.to_vector() == want.to_vector(), what);
-}
-
-// x's values in a layout: C, F, strided (every other element of a larger
-// array), reversed (negative strides over a reversed copy), broadcast
-// (stride 0 over the first row, for inputs whose rows are equal).
-template <class T>
-array<T> in_layout(const cupp::host::ndarray<T>& x, const std::string& layout) {
-  const shape_t& shape = x.shape();
-  const index_t size = x.size();
-  const int nd = shape.size();
-  const auto v = x.to_vector();
-  if (layout == "C") return on_space(x.copy());  // never hx itself: sort_inplace writes it
-  if (layout == "F") return on_space(x).copy(cupp::order::F);
-  cupp::host::ndarray<T> big(shape_t{2 * size + 1});
-  for (index_t i = 0; i < 2 * size + 1; ++i) big.data()[i] = v.empty() ? T{} : v[0];
-  strides_t st = shape;
-  index_t step = layout == "strided" ? 2 : 1;
-  for (int d = nd - 1; d >= 0; --d) {
-    st[d] = step * static_cast<index_t>(sizeof(T));
-    step *= shape[d];
-  }
-  index_t first = 0;
-  if (layout == "strided") {
-    for (index_t i = 0; i < size; ++i) big.data()[2 * i] = v[i];
-  } else if (layout == "reversed") {
-    for (index_t i = 0; i < size; ++i) big.data()[size - 1 - i] = v[i];
-    for (int d = 0; d < nd; ++d) st[d] = -st[d];
-    first = size - 1;
-  } else {  // broadcast
-    for (index_t i = 0; i < size; ++i) big.data()[i] = v[i];
-    st[0] = 0;
-  }
-  const auto b = on_space(big);
-  return array<T>(const_cast<T*>(b.data()) + first, shape, st, b.memory(), b.device_id(), false);
 }
 
 template <class T>

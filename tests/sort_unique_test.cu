@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cupp_test.hpp"
+#include "sort_harness.hpp"
 #include "test_space.hpp"
 
 using cupp::index_t;
@@ -36,32 +37,14 @@ using i64 = std::int64_t;
 
 namespace {
 
+using sort_harness::in_layout;
+using sort_harness::same_value;
+
 // NumPy has no bfloat16: its fixtures are float32 values that bfloat16
 // holds exactly.
 template <class T>
-using stored_t = std::conditional_t<std::is_same_v<T, __nv_bfloat16>, float, T>;
-
-template <class T>
 cupp::host::ndarray<T> load(const std::string& name) {
-  auto h = cupp::host::load<stored_t<T>>(cupp_test::fixture("sort/unique/" + name + ".npy"));
-  if constexpr (std::is_same_v<T, stored_t<T>>) {
-    return h;
-  } else {
-    cupp::host::ndarray<T> r(h.shape());
-    const auto v = h.to_vector();
-    for (std::size_t i = 0; i < v.size(); ++i) r.data()[i] = __float2bfloat16(v[i]);
-    return r;
-  }
-}
-
-// Equal bits (so -0.0 differs from 0.0), except that a NaN matches any NaN
-// (sorted float NaNs may come out canonical); a complex NaN keeps its class.
-template <class T>
-bool same_value(const T& a, const T& b) {
-  if constexpr (srt::is_complex_v<T>)
-    return same_value(a.real(), b.real()) && same_value(a.imag(), b.imag());
-  else
-    return cupp_test::same_bits(a, b) || (srt::unique_is_nan(a) && srt::unique_is_nan(b));
+  return sort_harness::load<T>("sort/unique/", name);
 }
 
 template <class T>
@@ -93,40 +76,6 @@ struct expected_ints {
   std::vector<i64> index, inverse, counts;
   shape_t inverse_shape;
 };
-
-// x's values in a layout: C, F, strided (every other element of a larger
-// array), reversed (negative strides over a reversed copy), broadcast
-// (stride 0 over the first row, for inputs whose rows are equal).
-template <class T>
-array<T> in_layout(const cupp::host::ndarray<T>& x, const std::string& layout) {
-  const shape_t& shape = x.shape();
-  const index_t size = x.size();
-  const int nd = shape.size();
-  const auto v = x.to_vector();
-  if (layout == "C") return on_space(x);
-  if (layout == "F") return on_space(x).copy(cupp::order::F);
-  cupp::host::ndarray<T> big(shape_t{2 * size + 1});
-  for (index_t i = 0; i < 2 * size + 1; ++i) big.data()[i] = v.empty() ? T{} : v[0];
-  strides_t st = shape;
-  index_t step = layout == "strided" ? 2 : 1;
-  for (int d = nd - 1; d >= 0; --d) {
-    st[d] = step * static_cast<index_t>(sizeof(T));
-    step *= shape[d];
-  }
-  index_t first = 0;
-  if (layout == "strided") {
-    for (index_t i = 0; i < size; ++i) big.data()[2 * i] = v[i];
-  } else if (layout == "reversed") {
-    for (index_t i = 0; i < size; ++i) big.data()[size - 1 - i] = v[i];
-    for (int d = 0; d < nd; ++d) st[d] = -st[d];
-    first = size - 1;
-  } else {  // broadcast
-    for (index_t i = 0; i < size; ++i) big.data()[i] = v[i];
-    st[0] = 0;
-  }
-  const auto b = on_space(big);
-  return array<T>(const_cast<T*>(b.data()) + first, shape, st, b.memory(), b.device_id(), false);
-}
 
 template <class T, class In>
 void check_call(const In& in, const cupp::unique_options& o, const cupp::host::ndarray<T>& values,
