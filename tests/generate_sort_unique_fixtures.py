@@ -29,12 +29,9 @@ import os
 
 import numpy as np
 
+from sort_fixture_values import DTYPES, NEG_NAN, SPECIAL, storage
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "sort", "unique")
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "bfloat16", "float32", "float64", "complex64", "complex128"]
-NEG_NAN = np.float64(np.copysign(np.nan, -1.0))
-SPECIAL = [np.nan, 1.0, -0.0, np.inf, 0.0, -np.inf, NEG_NAN, -1.5, 0.0, -0.0, np.nan, 2.0,
-           -np.inf, 0.5, NEG_NAN, -0.0, 1.0, np.inf]
 
 # case: shape, kind of values
 CASES = {
@@ -53,10 +50,6 @@ CASES = {
     "noslice": ((3, 0), "ties"),
     "zerod": ((), "ties"),
 }
-
-
-def storage(dtype):
-    return "float32" if dtype == "bfloat16" else dtype
 
 
 def base_values(size, dt, rng):
