@@ -101,18 +101,7 @@ auto partition_along(const E& e, int axis, bool flat, const partition_kth& kth) 
   auto run = [&](R* dst) {
     partition_rows<Indices, T, S>(src.data, dst, rows, n, positions, out.device_id());
   };
-  if (flat || ax == nd - 1) {
-    run(out.data());
-    return out;
-  }
-  shape_t ps = shape;
-  int j = 0;
-  for (int i = 0; i < nd; ++i)
-    if (i != ax) ps[j++] = shape[i];
-  ps[nd - 1] = shape[ax];
-  ndarray<R, S> rows_out(ps);
-  run(rows_out.data());
-  assign(out, array_leaf<R, S>{sorting::permuted_view(rows_out, shape, ax)});
+  sorting::write_rows(out, shape, ax, flat, run);
   return out;
 }
 

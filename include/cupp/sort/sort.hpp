@@ -46,6 +46,31 @@ ndarray<T, S> permuted_view(const ndarray<T, S>& buf, const shape_t& shape, int 
   return ndarray<T, S>(const_cast<T*>(buf.data()), shape, vs, buf.memory(), buf.device_id(), false);
 }
 
+// `shape` with `axis` moved last: the shape of the rows buffer.
+inline shape_t axis_last_shape(const shape_t& shape, int axis) {
+  const int nd = shape.size();
+  shape_t ps = shape;
+  int j = 0;
+  for (int i = 0; i < nd; ++i)
+    if (i != axis) ps[j++] = shape[i];
+  ps[nd - 1] = shape[axis];
+  return ps;
+}
+
+// Lets run(dst) write the result's rows along `ax`: straight into `out`
+// when they are its last axis (or it is flattened), else into a rows
+// buffer copied back into out's layout once.
+template <class R, class S, class Run>
+void write_rows(const ndarray<R, S>& out, const shape_t& shape, int ax, bool flat, Run&& run) {
+  if (flat || ax == static_cast<int>(shape.size()) - 1) {
+    run(out.data());
+    return;
+  }
+  ndarray<R, S> rows(axis_last_shape(shape, ax));
+  run(rows.data());
+  assign(out, array_leaf<R, S>{permuted_view(rows, shape, ax)});
+}
+
 template <class E>
 auto rows_of(const E& e, int axis) {
   using T = typename E::value_type;
@@ -61,12 +86,7 @@ auto rows_of(const E& e, int axis) {
     assign(buf, e);
     return row_source<T, S>{buf, buf.data()};
   }
-  shape_t ps = shape;
-  int j = 0;
-  for (int i = 0; i < nd; ++i)
-    if (i != axis) ps[j++] = shape[i];
-  ps[nd - 1] = shape[axis];
-  ndarray<T, S> buf(ps);
+  ndarray<T, S> buf(axis_last_shape(shape, axis));
   assign(permuted_view(buf, shape, axis), e);
   return row_source<T, S>{buf, buf.data()};
 }
@@ -111,18 +131,7 @@ auto sort_along(const E& e, int axis, bool flat) {
     else
       sort_rows<T, S>(src.data, dst, rows, n, out.device_id());
   };
-  if (flat || ax == nd - 1) {
-    run(out.data());
-    return out;
-  }
-  shape_t ps = shape;
-  int j = 0;
-  for (int i = 0; i < nd; ++i)
-    if (i != ax) ps[j++] = shape[i];
-  ps[nd - 1] = shape[ax];
-  ndarray<R, S> sorted(ps);
-  run(sorted.data());
-  assign(out, array_leaf<R, S>{permuted_view(sorted, shape, ax)});
+  write_rows(out, shape, ax, flat, run);
   return out;
 }
 
