@@ -10,7 +10,7 @@ cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUPP_BUILD_TESTS
   -DCUPP_BUILD_EXAMPLES=OFF -DCUPP_BUILD_BENCHMARKS=ON >"$OUT/cfg.log" 2>&1
 cmake --build build-bench --target bench_sort -j 16 >"$OUT/build.log" 2>&1
 echo "build rc=$? $(( $(date +%s) - start )) s"; grep -E "error" "$OUT/build.log" | head
-b=build-bench/bench/bench_sort
+b=${BENCH_BIN:-build-bench/bench/bench_sort}
 for only in partition percentile searchsorted; do
   $b --only $only --runs 3 2>&1 | grep -E "^ +(cupp|cub)" | head -3
 done
@@ -21,5 +21,5 @@ prof() {  # name regex count
 }
 prof partition "radix_|three_way" 10
 prof percentile "radix_|select_|Reduce" 12
-prof searchsorted "query_keys|ordered_search|Onesweep|RadixSortHistogram" 10
+prof searchsorted "index_from|indexed_search" 6
 echo "total $(( $(date +%s) - start )) s"

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cupp_test.hpp"
@@ -234,38 +235,85 @@ BOOST_AUTO_TEST_CASE(fixtures) {
   BOOST_TEST(cases > 150);
 }
 
-// A sorted array long enough, and queries many enough, for the device's
-// ordered search (the queries sorted first), against std::lower_bound /
-// upper_bound in NumPy's order; through a sorter too.
-BOOST_AUTO_TEST_CASE(searchsorted_long) {
-  const index_t n = index_t(1) << 17, m = (index_t(1) << 16) + 3;
-  cupp::host::ndarray<float> ha(shape_t{n}), hq(shape_t{m});
-  for (index_t i = 0; i < n; ++i)
-    ha.data()[i] = i >= n - 100 ? NAN : static_cast<float>((i / 3) % 40000) * 0.25f;
-  std::sort(ha.data(), ha.data() + n - 100);
-  for (index_t i = 0; i < m; ++i)
-    hq.data()[i] = i % 97 == 0 ? NAN : static_cast<float>((i * 7919) % 41000) * 0.125f - 5.f;
-  const auto nan_last = [](float x, float y) { return x < y || (y != y && x == x); };
+// Sorted arrays long enough, and queries many enough, for the device's
+// ordered search (queries ordered by their leading bits) and its merge
+// (queries sorted, then merged with `a`), against std::lower_bound /
+// upper_bound in NumPy's order: ties, NaNs, -0.0 against 0.0, a reversed
+// view, a sorter, and digitize's decreasing bins.
+template <class T>
+void check_long_search(index_t n, index_t m) {
+  const bool real = std::is_floating_point_v<T>;
+  cupp::host::ndarray<T> ha(shape_t{n}), hq(shape_t{m});
+  for (index_t i = 0; i < n; ++i) {
+    const double v = static_cast<double>((i / 3) % 40000) * 0.25;
+    ha.data()[i] = real && i >= n - 100    ? static_cast<T>(NAN)
+                   : real && i % 1000 == 1 ? static_cast<T>(-0.0)
+                                           : static_cast<T>(v);
+  }
+  const auto nan_last = [](T x, T y) { return x < y || (y != y && x == x); };
+  std::sort(ha.data(), ha.data() + n, nan_last);
+  for (index_t i = 0; i < m; ++i) {
+    const double v = static_cast<double>((i * 7919) % 41000) * 0.125 - 5.0;
+    hq.data()[i] = real && i % 97 == 0   ? static_cast<T>(NAN)
+                   : real && i % 89 == 0 ? static_cast<T>(-0.0)
+                                         : static_cast<T>(v);
+  }
   const auto a = on_space(ha), q = on_space(hq);
   const auto left = to_host(cupp::searchsorted(a, q)).to_vector();
   const auto right = to_host(cupp::searchsorted(a, q, "right")).to_vector();
   bool ok = true;
   for (index_t i = 0; i < m && ok; ++i) {
-    const float* b = ha.data();
+    const T* b = ha.data();
     ok = left[i] == std::lower_bound(b, b + n, hq.data()[i], nan_last) - b &&
          right[i] == std::upper_bound(b, b + n, hq.data()[i], nan_last) - b;
   }
   BOOST_TEST(ok);
+  // `a` strided, reversed (negative strides) and dense but one element off
+  // an aligned start: the same bounds.
+  for (const std::string layout : {"strided", "reversed", "offset"}) {
+    array<T> view;
+    if (layout == "offset") {
+      cupp::host::ndarray<T> wide(shape_t{n + 1});
+      std::copy(ha.data(), ha.data() + n, wide.data() + 1);
+      const array<T> w = on_space(wide);
+      view = array<T>(w.data() + 1, shape_t{n}, strides_t{static_cast<index_t>(sizeof(T))},
+                      w.memory(), w.device_id(), false);
+    } else {
+      view = in_layout(ha, layout);
+    }
+    BOOST_TEST_CONTEXT(layout) {
+      BOOST_TEST(to_host(cupp::searchsorted(view, q)).to_vector() == left);
+      BOOST_TEST(to_host(cupp::searchsorted(view, q, "right")).to_vector() == right);
+    }
+  }
   // The same keys shuffled, found through their sorter.
-  cupp::host::ndarray<float> hs(shape_t{n});
+  cupp::host::ndarray<T> hs(shape_t{n});
   cupp::host::ndarray<std::int64_t> hp(shape_t{n});
   for (index_t i = 0; i < n; ++i) {
-    const index_t j = (i * 40503) % n;  // odd multiplier: a permutation
+    const index_t j = (i * 40503) % n;  // odd multiplier, n a power of two: a permutation
     hs.data()[j] = ha.data()[i];
     hp.data()[i] = j;
   }
-  const auto via = to_host(cupp::searchsorted(on_space(hs), q, "left", on_space(hp))).to_vector();
-  BOOST_TEST(via == left);
+  if ((n & (n - 1)) == 0) {
+    const auto via = to_host(cupp::searchsorted(on_space(hs), q, "left", on_space(hp))).to_vector();
+    BOOST_TEST(via == left);
+  }
+  // Decreasing bins (a reversed view of `a`, NaNs first) through digitize:
+  // bins[i-1] > x >= bins[i] gives i, that is n - (a's upper bound of x).
+  if constexpr (!std::is_floating_point_v<T>) {
+    const auto down = to_host(cupp::digitize(q, cupp::flip(a))).to_vector();
+    bool down_ok = true;
+    for (index_t i = 0; i < m && down_ok; ++i) down_ok = down[i] == n - right[i];
+    BOOST_TEST(down_ok);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(searchsorted_long) {
+  check_long_search<float>(20000, 5000);  // one index level below shared memory's
+  check_long_search<float>(index_t(1) << 17, (index_t(1) << 16) + 3);
+  check_long_search<float>(index_t(1) << 20, (index_t(1) << 17) + 3);
+  check_long_search<double>(index_t(1) << 20, (index_t(1) << 17) + 5);
+  check_long_search<std::int64_t>((index_t(1) << 20) + 7, (index_t(1) << 18) + 1);
 }
 
 // Bins past one block's shared memory go straight to global atomics.

@@ -1,6 +1,7 @@
 // numpy.searchsorted, numpy.digitize and numpy.bincount over arrays and
 // lazy expressions. Device operands search in one kernel, one thread per
-// query, straight in global memory; digitize adds one flag read back for
+// query (through a small index of `a` built per call when both are long);
+// digitize adds one flag read back for
 // its monotonicity check, bincount one read of the largest value (its
 // result's length depends on the data).
 //
@@ -79,8 +80,7 @@ void search_into(const ndarray<TA, S>& a, const I* sorter, const ndarray<TQ, S>&
   const sorted_view<TA, K, I> view{base, stride, sorter, n};
   if constexpr (std::is_same_v<S, device_space>) {
 #if defined(__CUDACC__)
-    device_search<Right, K>(view, q.data(), out.data(), q.size(), from_end,
-                            cuda::detail::current_stream_impl(out.device_id())->handle);
+    device_search<Right, K>(view, q.data(), out.data(), q.size(), from_end, out.device_id());
 #else
     CUPP_NEEDS_NVCC(TA);
 #endif

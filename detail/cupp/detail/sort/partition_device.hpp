@@ -37,6 +37,12 @@ __global__ void __launch_bounds__(split_threads)
   using scan_t = cub::BlockScan<unsigned long long, split_threads>;
   __shared__ typename scan_t::TempStorage scan_storage;
   __shared__ index_t bases[3];
+  // The tile in three-way order, staged so that each class leaves the
+  // block as one contiguous, coalesced run of stores.
+  // (Raw bytes: float16 and bfloat16 have constructors, which __shared__
+  // variables may not.)
+  __shared__ __align__(16) unsigned char staged_bytes[split_tile * sizeof(R)];
+  R* staged = reinterpret_cast<R*>(staged_bytes);
   const index_t tile = blockIdx.x * split_tile;
   const std::uint64_t pivot = st.prefix[0];
   T v[split_items];
@@ -56,27 +62,35 @@ __global__ void __launch_bounds__(split_threads)
   unsigned long long before = 0, total = 0;
   scan_t(scan_storage).ExclusiveSum(mine, before, total);
   constexpr unsigned long long field = (1ull << class_bits) - 1;
+  const int less = static_cast<int>(total & field),
+            equal = static_cast<int>((total >> class_bits) & field),
+            greater = static_cast<int>(total >> (2 * class_bits));
   if (threadIdx.x == 0) {
-    const unsigned long long less = total & field, equal = (total >> class_bits) & field,
-                             greater = total >> (2 * class_bits);
     const index_t first_equal = kth - st.rank[0];
-    bases[0] = static_cast<index_t>(atomicAdd(&claimed[0], less));
-    bases[1] = first_equal + static_cast<index_t>(atomicAdd(&claimed[1], equal));
+    bases[0] = static_cast<index_t>(atomicAdd(&claimed[0], static_cast<unsigned long long>(less)));
+    bases[1] = first_equal +
+               static_cast<index_t>(atomicAdd(&claimed[1], static_cast<unsigned long long>(equal)));
     bases[2] =
-        n - static_cast<index_t>(atomicAdd(&claimed[2], greater)) - static_cast<index_t>(greater);
+        n - static_cast<index_t>(atomicAdd(&claimed[2], static_cast<unsigned long long>(greater))) -
+        greater;
   }
-  __syncthreads();
-  index_t at[3] = {bases[0] + index_t(before & field),
-                   bases[1] + index_t((before >> class_bits) & field),
-                   bases[2] + index_t(before >> (2 * class_bits))};
+  const int start[3] = {0, less, less + equal};
+  int at[3] = {start[0] + static_cast<int>(before & field),
+               start[1] + static_cast<int>((before >> class_bits) & field),
+               start[2] + static_cast<int>(before >> (2 * class_bits))};
 #pragma unroll
   for (int u = 0; u < split_items; ++u) {
     if (cls[u] == 3) continue;
-    const index_t to = at[cls[u]]++;
     if constexpr (Indices)
-      out[to] = tile + index_t(u) * split_threads + threadIdx.x;
+      staged[at[cls[u]]++] = tile + index_t(u) * split_threads + threadIdx.x;
     else
-      out[to] = v[u];
+      staged[at[cls[u]]++] = v[u];
+  }
+  __syncthreads();
+  const int count = less + equal + greater;
+  for (int j = threadIdx.x; j < count; j += split_threads) {
+    const int c = j < start[1] ? 0 : j < start[2] ? 1 : 2;
+    out[bases[c] + (j - start[c])] = staged[j];
   }
 }
 

@@ -13,13 +13,10 @@
 #include <cupp/cuda/stream.hpp>
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/sort/search_binning.hpp>
+#include <cupp/detail/sort/search_index.hpp>
 #include <cupp/detail/sort/search_order.hpp>
 #include <cupp/detail/sort/sort_keys.hpp>
 #include <cupp/shape.hpp>
-
-#if defined(__CUDACC__)
-#include <cub/device/device_radix_sort.cuh>
-#endif
 
 namespace cupp::detail::search {
 
@@ -77,63 +74,19 @@ __global__ void search_kernel(View a, const V* v, std::int64_t* out, index_t m, 
   if (i < m) out[i] = query<Right, K>(a, v, i, from_end);
 }
 
-// Many queries into a long array: the queries are first ordered by the
-// leading bits of their keys (one short CUB pairs sort of (key, position)),
-// so that neighbouring threads walk nearly the same path through `a` and
-// share its cache lines; each result goes back to its query's position.
-// The order only decides speed, never a result.
-template <class K, class V, class U>
-__global__ void query_keys(const V* v, U* keys, std::int32_t* pos, index_t m) {
-  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < m) {
-    keys[i] = sorting::full_key(to_key<K>(v[i]));
-    pos[i] = static_cast<std::int32_t>(i);
-  }
-}
-
-template <bool Right, class K, class View, class V>
-__global__ void ordered_search_kernel(View a, const V* v, const std::int32_t* order,
-                                      std::int64_t* out, index_t m, bool from_end) {
-  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < m) {
-    const index_t q = order[i];
-    out[q] = query<Right, K>(a, v, q, from_end);
-  }
-}
-
 template <bool Right, class K, class View, class V>
 void device_search(const View& a, const V* v, std::int64_t* out, index_t m, bool from_end,
-                   cudaStream_t stream) {
+                   int device) {
   if (m == 0) return;
-  constexpr int threads = 256;
-  const unsigned blocks = static_cast<unsigned>((m + threads - 1) / threads);
+  cudaStream_t stream = cuda::detail::current_stream_impl(device)->handle;
   if constexpr (!is_complex_type_v<K>) {
-    if (m >= (index_t(1) << 16) && a.n >= (index_t(1) << 16) && m <= INT32_MAX) {
-      using U = decltype(sorting::full_key(K{}));
-      constexpr int bits = int(sizeof(U) * 8);
-      // The leading 16 bits (two radix passes): sorting by every bit gave
-      // better locality but cost more than it saved on an H100.
-      const int begin_bit = bits <= 16 ? 0 : bits - 16;
-      auto mem = cuda::alloc(static_cast<std::size_t>(m) * 2 * (sizeof(U) + sizeof(std::int32_t)));
-      U* kin = static_cast<U*>(mem.get());
-      U* kout = kin + m;
-      auto* pin = reinterpret_cast<std::int32_t*>(kout + m);
-      std::int32_t* pout = pin + m;
-      query_keys<K><<<blocks, threads, 0, stream>>>(v, kin, pin, m);
-      cuda::check(cudaGetLastError(), "query_keys");
-      std::size_t bytes = 0;
-      cuda::check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, kin, kout, pin, pout, m,
-                                                  begin_bit, bits, stream),
-                  "cub sort (temporary storage)");
-      auto temp = cuda::alloc(std::max<std::size_t>(bytes, 1));
-      cuda::check(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, kin, kout, pin, pout, m,
-                                                  begin_bit, bits, stream),
-                  "cub sort");
-      ordered_search_kernel<Right, K><<<blocks, threads, 0, stream>>>(a, v, pout, out, m, from_end);
-      cuda::check(cudaGetLastError(), "searchsorted kernel");
+    if (indexed_search_pays(a.n, m)) {
+      indexed_search<Right>(a, v, out, m, from_end, device, stream);
       return;
     }
   }
+  constexpr int threads = 256;
+  const unsigned blocks = static_cast<unsigned>((m + threads - 1) / threads);
   search_kernel<Right, K><<<blocks, threads, 0, stream>>>(a, v, out, m, from_end);
   cuda::check(cudaGetLastError(), "searchsorted kernel");
 }

@@ -83,9 +83,9 @@ __global__ void radix_init(radix_state st, const std::int64_t* pos, std::int64_t
 // One pass: the digit at `shift` of every element whose key matches a
 // target's prefix above that digit, counted per target. On the first pass
 // (`shared`) every element matches every target, so one histogram serves
-// all. Later passes count few elements on most data: a warp none of whose
-// lanes matches a target skips it with one vote. One wave of blocks, eight
-// loads in flight per thread (the first pass reads at the memory's speed).
+// all. Later passes count few elements on most data (a compare per target,
+// no warp vote: votes per element and target cost more than the rare
+// atomics). One wave of blocks, eight loads in flight per thread.
 template <class T>
 __global__ void radix_histogram(const T* in, index_t n, radix_state st, int targets, int shift,
                                 std::uint64_t above_mask, bool shared) {
@@ -96,7 +96,7 @@ __global__ void radix_histogram(const T* in, index_t n, radix_state st, int targ
   if (threadIdx.x < histograms) prefixes[threadIdx.x] = st.prefix[threadIdx.x];
   __syncthreads();
   // Every thread of a block runs the same number of rounds (out-of-range
-  // elements count nowhere), so whole warps take part in each vote.
+  // elements count nowhere).
   const index_t stride = index_t(gridDim.x) * blockDim.x;
   constexpr int unroll = 8;
   for (index_t base = blockIdx.x * index_t(blockDim.x); base < n; base += unroll * stride) {
@@ -115,11 +115,9 @@ __global__ void radix_histogram(const T* in, index_t n, radix_state st, int targ
         if (here) atomicAdd(&counts[digit], 1u);
         continue;
       }
-      for (int t = 0; t < histograms; ++t) {
-        const bool match = here && (key & above_mask) == prefixes[t];
-        if (!__any_sync(~0u, match)) continue;
-        if (match) atomicAdd(&counts[t * radix_bins + digit], 1u);
-      }
+      for (int t = 0; t < histograms; ++t)
+        if (here && (key & above_mask) == prefixes[t])
+          atomicAdd(&counts[t * radix_bins + digit], 1u);
     }
   }
   __syncthreads();
