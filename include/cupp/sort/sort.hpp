@@ -2,8 +2,8 @@
 // sort_complex over arrays and lazy expressions of every dtype. NaNs sort
 // last, -0.0 and 0.0 tie, complex numbers sort by real then imaginary part
 // with NumPy's NaN classes, and every kind= is stable. Device arrays sort
-// with CUB (DeviceRadixSort for one row, DeviceSegmentedSort's stable sorts
-// for many, one call for all rows), asynchronously; host arrays with
+// with CUB (DeviceRadixSort for one row, DeviceSegmentedRadixSort for many,
+// one call for all rows), asynchronously; host arrays with
 // std::stable_sort. See docs/sorting.md.
 //
 //   auto s = cupp::sort(x);                 // along the last axis

@@ -2,8 +2,8 @@
 // block_sort_max elements in one block each (sort_block.hpp); longer ones
 // with CUB's DeviceRadixSort for one row (64-bit item counts),
 // DeviceSegmentedRadixSort for many (segment offsets computed from the row
-// index, so no offset array; DeviceSegmentedSort past 2^31 elements), and
-// the few element-wise kernels around them.
+// index, so no offset array; in batches of whole rows past 2^31 elements),
+// and the few element-wise kernels around them.
 //
 // NaN: the value sort hands the input to CUB as it is (no pass before the
 // sort). CUB's radix sorts order floats by their bits (with -0.0 equal to
@@ -24,7 +24,6 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -54,47 +53,56 @@ inline auto row_offsets(index_t n) {
   return thrust::make_transform_iterator(thrust::make_counting_iterator<index_t>(0), row_start{n});
 }
 
+// CUB's segmented sorts count items in int: more rows than that go in
+// batches of whole rows (each batch one call over many rows), and a row
+// longer than that on its own through DeviceRadixSort (64-bit counts).
+// `sort(temp, bytes, first_row, rows)` makes one CUB call (a size query
+// when temp is null); the temporary storage fits every batch.
+template <class Call>
+cuda::memory_ptr in_row_batches(index_t rows, index_t n, std::size_t min_bytes, const Call& sort) {
+  const index_t batch =
+      std::max<index_t>(1, std::min<index_t>(rows, INT_MAX / std::max<index_t>(n, 1)));
+  std::size_t need = 0;
+  for (const index_t r : {batch, rows % batch}) {
+    if (r == 0) continue;
+    std::size_t bytes = 0;
+    cuda::check(sort(nullptr, bytes, index_t(0), r), "cub sort (temporary storage)");
+    need = std::max(need, bytes);
+  }
+  auto temp = cuda::alloc(std::max<std::size_t>(std::max(need, min_bytes), 1));
+  for (index_t first = 0; first < rows; first += batch) {
+    std::size_t bytes = need;
+    cuda::check(sort(temp.get(), bytes, first, std::min(batch, rows - first)), "cub sort");
+  }
+  return temp;
+}
+
 // Sorts rows of keys (with values when V is not void) and returns the
 // temporary storage, at least `min_bytes` long, for the caller to reuse once
 // the sort is done (stream order).
 template <class K, class V>
 cuda::memory_ptr cub_sort(const K* kin, K* kout, const V* vin, V* vout, index_t rows, index_t n,
                           cudaStream_t s, std::size_t min_bytes = 0) {
-  const index_t total = rows * n;
-  std::size_t bytes = 0;
-  auto call = [&](void* temp) {
-    if (rows == 1) {
-      if constexpr (std::is_void_v<V>)
-        return cub::DeviceRadixSort::SortKeys(temp, bytes, kin, kout, total, 0, int(sizeof(K) * 8),
-                                              s);
-      else
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout, total, 0,
-                                               int(sizeof(K) * 8), s);
-    } else if (total <= INT_MAX) {
-      const auto off = row_offsets(n);
-      if constexpr (std::is_void_v<V>)
-        return cub::DeviceSegmentedRadixSort::SortKeys(
-            temp, bytes, kin, kout, int(total), int(rows), off, off + 1, 0, int(sizeof(K) * 8), s);
-      else
-        return cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, kin, kout, vin, vout,
-                                                        int(total), int(rows), off, off + 1, 0,
-                                                        int(sizeof(K) * 8), s);
-    } else {
-      const auto off = row_offsets(n);
-      if constexpr (std::is_void_v<V>)
-        return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, kin, kout, total, rows, off,
-                                                        off + 1, s);
-      else
-        return cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, kin, kout, vin, vout, total,
-                                                         rows, off, off + 1, s);
-    }
-  };
-  cuda::check(call(nullptr), "cub sort (temporary storage)");
-  const std::size_t need = bytes;
-  auto temp = cuda::alloc(std::max<std::size_t>(std::max<std::size_t>(need, min_bytes), 1));
-  bytes = need;
-  cuda::check(call(temp.get()), "cub sort");
-  return temp;
+  const auto off = row_offsets(n);
+  constexpr int bits = int(sizeof(K) * 8);
+  return in_row_batches(
+      rows, n, min_bytes, [&](void* temp, std::size_t& bytes, index_t first, index_t r) {
+        const index_t at = first * n, items = r * n;
+        if constexpr (std::is_void_v<V>) {
+          if (r == 1)
+            return cub::DeviceRadixSort::SortKeys(temp, bytes, kin + at, kout + at, items, 0, bits,
+                                                  s);
+          return cub::DeviceSegmentedRadixSort::SortKeys(
+              temp, bytes, kin + at, kout + at, int(items), int(r), off, off + 1, 0, bits, s);
+        } else {
+          if (r == 1)
+            return cub::DeviceRadixSort::SortPairs(temp, bytes, kin + at, kout + at, vin + at,
+                                                   vout + at, items, 0, bits, s);
+          return cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, kin + at, kout + at,
+                                                          vin + at, vout + at, int(items), int(r),
+                                                          off, off + 1, 0, bits, s);
+        }
+      });
 }
 
 // Sorts rows of keys in place: CUB's double-buffer sorts, with the
@@ -105,24 +113,21 @@ template <class K>
 cuda::memory_ptr cub_sort_keys_inplace(K* keys, index_t rows, index_t n, cudaStream_t s) {
   const index_t total = rows * n;
   auto alt = cuda::alloc(static_cast<std::size_t>(total) * sizeof(K));
-  cub::DoubleBuffer<K> db(keys, static_cast<K*>(alt.get()));
+  K* other = static_cast<K*>(alt.get());
   const auto off = row_offsets(n);
-  std::size_t bytes = 0;
-  auto call = [&](void* temp) {
-    if (rows == 1)
-      return cub::DeviceRadixSort::SortKeys(temp, bytes, db, total, 0, int(sizeof(K) * 8), s);
-    if (total <= INT_MAX)
-      return cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, db, int(total), int(rows), off,
-                                                     off + 1, 0, int(sizeof(K) * 8), s);
-    return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, db, total, rows, off, off + 1, s);
-  };
-  cuda::check(call(nullptr), "cub sort (temporary storage)");
-  auto temp = cuda::alloc(std::max<std::size_t>(bytes, 1));
-  cuda::check(call(temp.get()), "cub sort");
-  if (db.Current() != keys)
-    cuda::check(cudaMemcpyAsync(keys, db.Current(), static_cast<std::size_t>(total) * sizeof(K),
-                                cudaMemcpyDeviceToDevice, s),
-                "cudaMemcpyAsync");
+  constexpr int bits = int(sizeof(K) * 8);
+  in_row_batches(rows, n, 0, [&](void* temp, std::size_t& bytes, index_t first, index_t r) {
+    const index_t at = first * n, items = r * n;
+    cub::DoubleBuffer<K> db(keys + at, other + at);
+    const cudaError_t e = r == 1
+                              ? cub::DeviceRadixSort::SortKeys(temp, bytes, db, items, 0, bits, s)
+                              : cub::DeviceSegmentedRadixSort::SortKeys(
+                                    temp, bytes, db, int(items), int(r), off, off + 1, 0, bits, s);
+    if (e == cudaSuccess && temp && db.Current() != keys + at)
+      return cudaMemcpyAsync(keys + at, db.Current(), static_cast<std::size_t>(items) * sizeof(K),
+                             cudaMemcpyDeviceToDevice, s);
+    return e;
+  });
   return alt;
 }
 
