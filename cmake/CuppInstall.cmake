@@ -25,4 +25,5 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake"
                                  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES "${PROJECT_BINARY_DIR}/cuppConfig.cmake"
               "${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake" cmake/CuppToolchain.cmake
-              cmake/CuppArchitectures.cmake cmake/CuppLinalg.cmake DESTINATION "${CUPP_CONFIG_DIR}")
+              cmake/CuppArchitectures.cmake cmake/CuppLinalg.cmake
+              cmake/CuppNccl.cmake DESTINATION "${CUPP_CONFIG_DIR}")

@@ -1,0 +1,26 @@
+// The store's exceptions. They live below the public header because the
+// socket and protocol internals throw them too.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace cupp::distributed {
+
+// The store could not be reached or stopped answering sensibly: connection
+// refused until the timeout, a connection that was lost (the serving process
+// exited), a malformed message. A connection that failed stays failed: every
+// later call on the same tcp_store throws store_error at once.
+class store_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A wait that ran out of time (get, wait, barrier); the message names the
+// keys that were still missing. The connection stays usable.
+class store_timeout : public store_error {
+ public:
+  using store_error::store_error;
+};
+
+}  // namespace cupp::distributed

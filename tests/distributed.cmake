@@ -1,0 +1,34 @@
+# Several processes and several GPUs. The TCP store and the bootstrap
+# between processes need no GPU and no NCCL (host test, run in CI); the
+# communicator's tests need NCCL and a GPU (one-rank communicators on one
+# GPU, every device of the machine where there are several).
+find_package(Threads REQUIRED)
+cupp_add_test(distributed_store_host_test host distributed_store_test.cpp)
+target_link_libraries(distributed_store_host_test PRIVATE Threads::Threads)
+
+if(CUPP_HAVE_NCCL)
+  cupp_add_test(nccl_gpu_test gpu BUILT_EVERYWHERE nccl_test.cu)
+  target_link_libraries(nccl_gpu_test PRIVATE cupp::nccl)
+else()
+  add_test(NAME nccl_gpu_test
+           COMMAND sh -c "echo 'SKIPPED: NCCL not found (pip install nvidia-nccl-cu13)'; exit 77")
+  set_tests_properties(nccl_gpu_test PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endif()
+
+# The process group: one-rank groups in the test process, and, where the
+# machine has several GPUs, N processes of tests/distributed_worker.cu (one
+# per GPU) started by the test.
+if(CUPP_HAVE_NCCL)
+  add_executable(distributed_worker distributed_worker.cu)
+  target_link_libraries(distributed_worker PRIVATE cupp::nccl cupp_warnings)
+  set_target_properties(distributed_worker PROPERTIES CUDA_ARCHITECTURES "${CUPP_GPU_TEST_ARCHITECTURES}")
+  cupp_add_test(distributed_gpu_test gpu BUILT_EVERYWHERE distributed_test.cu)
+  target_link_libraries(distributed_gpu_test PRIVATE cupp::nccl)
+  target_compile_definitions(distributed_gpu_test
+                             PRIVATE CUPP_DISTRIBUTED_WORKER="$<TARGET_FILE:distributed_worker>")
+  add_dependencies(distributed_gpu_test distributed_worker)
+else()
+  add_test(NAME distributed_gpu_test
+           COMMAND sh -c "echo 'SKIPPED: NCCL not found (pip install nvidia-nccl-cu13)'; exit 77")
+  set_tests_properties(distributed_gpu_test PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endif()
