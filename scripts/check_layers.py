@@ -30,6 +30,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
 def layer(name):
+    # NCCL's front end: opt-in, built on its own internals (detail/nccl/).
+    if name == "cupp/cuda/nccl.hpp":
+        return 2
     if name in VOCABULARY or name.startswith("cupp/cuda/"):
         return 0
     if name.startswith("cupp/detail/"):
