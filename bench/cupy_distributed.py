@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""CuPy's NCCLBackend (cupyx.distributed) on the cases of bench_distributed:
+all_reduce (in place) and all_gather of float32 from 8 KiB to 1 GiB, one
+process per GPU, median ms per call over CUDA-event-timed loops, bus
+bandwidth as nccl-tests counts it. Rank 0 prints the table.
+
+  python3 bench/cupy_distributed.py N [--json FILE] [--max-mib M]
+"""
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+
+
+def timed(stream, runs, reps, f):
+    import cupy as cp
+    for _ in range(3):
+        f()
+    stream.synchronize()
+    times = []
+    for _ in range(runs):
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record(stream)
+        for _ in range(reps):
+            f()
+        b.record(stream)
+        b.synchronize()
+        times.append(cp.cuda.get_elapsed_time(a, b) / reps)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def rank_main(n, rank, port, max_mib, out):
+    os.environ["NCCL_NVLS_ENABLE"] = "0"
+    import cupy as cp
+    from cupyx import distributed
+    cp.cuda.Device(rank).use()
+    comm = distributed.init_process_group(n, rank, host="127.0.0.1", port=port)
+    stream = cp.cuda.get_current_stream()
+    rows = []
+    size = 8 << 10
+    while size <= max_mib << 20:
+        count = size // 4
+        reps = 50 if size <= 8 << 20 else 10 if size <= 128 << 20 else 3
+        x = cp.ones(count, dtype=cp.float32)
+        comm.barrier()
+        t = timed(stream, 5, reps, lambda: comm.all_reduce(x, x, "sum"))
+        rows.append({"collective": "all_reduce", "bytes": size, "cupy_ms": t,
+                     "cupy_busbw": size / t / 1e6 * 2 * (n - 1) / n})
+        part = max(1, count // n)
+        a = cp.ones(part, dtype=cp.float32)
+        b = cp.empty(part * n, dtype=cp.float32)
+        comm.barrier()
+        t = timed(stream, 5, reps, lambda: comm.all_gather(a, b, part))
+        total = part * n * 4
+        rows.append({"collective": "all_gather", "bytes": total, "cupy_ms": t,
+                     "cupy_busbw": total / t / 1e6 * (n - 1) / n})
+        size *= 4
+    comm.barrier()
+    if rank == 0:
+        print(f"cupy {cp.__version__}, {n} ranks; ms per call (median), bus bandwidth GB/s")
+        for r in rows:
+            print(f"{r['collective']:<11} {r['bytes']:>12} {r['cupy_ms']:10.4f} {r['cupy_busbw']:10.1f}")
+        if out:
+            with open(out, "w") as f:
+                json.dump({"benchmark": "cupy_distributed", "ranks": n, "rows": rows}, f, indent=1)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("n", type=int)
+    p.add_argument("--json")
+    p.add_argument("--max-mib", type=int, default=1024)
+    a = p.parse_args()
+    port = 30500 + random.randrange(1000)
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=rank_main, args=(a.n, r, port, a.max_mib, a.json)) for r in range(a.n)]
+    for q in procs:
+        q.start()
+    for q in procs:
+        q.join()
+    raise SystemExit(max(q.exitcode or 0 for q in procs))
+
+
+if __name__ == "__main__":
+    main()
