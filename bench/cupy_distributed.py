@@ -8,9 +8,10 @@ bandwidth as nccl-tests counts it. Rank 0 prints the table.
 """
 import argparse
 import json
-import multiprocessing as mp
 import os
 import random
+import subprocess
+import sys
 
 
 def timed(stream, runs, reps, f):
@@ -72,15 +73,22 @@ def main():
     p.add_argument("n", type=int)
     p.add_argument("--json")
     p.add_argument("--max-mib", type=int, default=1024)
+    p.add_argument("--rank", type=int, default=-1, help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     a = p.parse_args()
+    if a.rank >= 0:
+        rank_main(a.n, a.rank, a.port, a.max_mib, a.json)
+        return
+    # One interpreter per rank (cupyx's TCP store starts a server process of
+    # its own, which a multiprocessing child cannot).
     port = 30500 + random.randrange(1000)
-    ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=rank_main, args=(a.n, r, port, a.max_mib, a.json)) for r in range(a.n)]
-    for q in procs:
-        q.start()
-    for q in procs:
-        q.join()
-    raise SystemExit(max(q.exitcode or 0 for q in procs))
+    env = dict(os.environ, NCCL_NVLS_ENABLE="0")
+    procs = []
+    for r in range(a.n):
+        cmd = [sys.executable, __file__, str(a.n), "--rank", str(r), "--port", str(port),
+               "--max-mib", str(a.max_mib)] + (["--json", a.json] if a.json else [])
+        procs.append(subprocess.Popen(cmd, env=env))
+    raise SystemExit(max(q.wait() for q in procs))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ struct row {
 
 int main(int argc, char** argv) {
   int ranks = 1, rank = 0, port = 29500;
-  long max_mib = 1024;
+  int max_mib = 1024;
   std::string json;
   bench::command_line(argc, argv,
                       {bench::value("--ranks", "N", ranks), bench::value("--rank", "R", rank),

@@ -8,6 +8,7 @@
 // into an exception instead of a hang.
 //
 //   auto& pg = cupp::distributed::init_process_group(n, rank);  // 127.0.0.1:13333
+//   // pg.device_id() (rank % devices) is now the current device
 //   pg.all_reduce(x * 2, y);                                     // y = sum over ranks
 //   pg.barrier();
 //
@@ -96,7 +97,9 @@ class process_group {
       const auto bytes = store_->get(id_key);
       id = cuda::nccl_unique_id::from_bytes(bytes);
     }
-    cuda::device_scope on(device_);
+    // The rank's device becomes the calling thread's current device, so
+    // that arrays made after this land where the group's collectives run.
+    cuda::runtime::setDevice(device_);
     cuda::nccl_options nccl;
     nccl.timeout = timeout_;
     comm_.emplace(n_ranks, id, rank, nccl);
