@@ -23,6 +23,19 @@ namespace dist = cupp::distributed;
 
 namespace {
 
+// A raw NCCL call on the group's communicator, which is non-blocking (so
+// that a dead peer cannot hang its initialisation): NCCL may answer
+// ncclInProgress, and then the enqueue is complete once
+// ncclCommGetAsyncError no longer says so.
+void raw(ncclResult_t r, ncclComm_t comm, const char* what) {
+  while (r == ncclInProgress) {
+    ncclResult_t state = ncclSuccess;
+    cupp::cuda::check(ncclCommGetAsyncError(comm, &state), "ncclCommGetAsyncError");
+    r = state;
+  }
+  cupp::cuda::check(r, what);
+}
+
 struct row {
   std::string collective;
   std::size_t bytes;
@@ -57,9 +70,9 @@ int main(int argc, char** argv) {
       const double c = bench::median_ms_per_call(s, 5, reps, [&] { pg.all_reduce(x, x); });
       pg.barrier();
       const double r = bench::median_ms_per_call(s, 5, reps, [&] {
-        cupp::cuda::check(ncclAllReduce(x.data(), x.data(), static_cast<std::size_t>(count),
-                                        ncclFloat32, ncclSum, comm, s),
-                          "ncclAllReduce");
+        raw(ncclAllReduce(x.data(), x.data(), static_cast<std::size_t>(count), ncclFloat32, ncclSum,
+                          comm, s),
+            comm, "ncclAllReduce");
       });
       const double f = 2 * (n - 1) / n;
       rows.push_back({"all_reduce", bytes, c, r, bytes / c / 1e6 * f, bytes / r / 1e6 * f});
@@ -71,9 +84,9 @@ int main(int argc, char** argv) {
       const double cg = bench::median_ms_per_call(s, 5, reps, [&] { pg.all_gather(in, out); });
       pg.barrier();
       const double rg = bench::median_ms_per_call(s, 5, reps, [&] {
-        cupp::cuda::check(ncclAllGather(in.data(), out.data(), static_cast<std::size_t>(part),
-                                        ncclFloat32, comm, s),
-                          "ncclAllGather");
+        raw(ncclAllGather(in.data(), out.data(), static_cast<std::size_t>(part), ncclFloat32, comm,
+                          s),
+            comm, "ncclAllGather");
       });
       const double total = double(part) * ranks * sizeof(float), g = (n - 1) / n;
       rows.push_back({"all_gather", static_cast<std::size_t>(total), cg, rg, total / cg / 1e6 * g,
