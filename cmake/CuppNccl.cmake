@@ -5,7 +5,8 @@
 # libnccl.so, so the versioned name is searched), then in the CUDA toolkit
 # and the system's paths. A target of its own, so that a program without
 # several GPUs links no NCCL and compiles none of its headers. Without NCCL
-# CUPP_HAVE_NCCL is FALSE and cupp::nccl does not exist.
+# CUPP_HAVE_NCCL is FALSE and cupp::nccl does not exist. With NCCL and MPI,
+# cupp::mpi as well (CUPP_HAVE_MPI).
 if(NOT TARGET cupp::nccl)
   find_package(CUDAToolkit REQUIRED)
   set(cupp_nccl_hints)
@@ -39,6 +40,23 @@ if(NOT TARGET cupp::nccl)
     target_link_libraries(cupp_nccl INTERFACE cupp::cupp "${CUPP_NCCL_LIBRARY}" Threads::Threads)
     target_compile_definitions(cupp_nccl INTERFACE CUPP_HAVE_NCCL=1)
     message(STATUS "cupp::nccl: ${CUPP_NCCL_LIBRARY}")
+    # cupp::mpi: MPI as a way to start and bootstrap a process group
+    # (<cupp/distributed/mpi.hpp>); OpenMPI from Debian's libopenmpi-dev.
+    # Include directories and libraries only: MPI's own compile options
+    # (-pthread ...) are for its C++ compiler, not for nvcc.
+    find_package(MPI QUIET COMPONENTS CXX)
+    if(MPI_CXX_FOUND)
+      set(CUPP_HAVE_MPI TRUE)
+      add_library(cupp_mpi INTERFACE IMPORTED GLOBAL)
+      add_library(cupp::mpi ALIAS cupp_mpi)
+      target_include_directories(cupp_mpi INTERFACE ${MPI_CXX_INCLUDE_DIRS})
+      target_link_libraries(cupp_mpi INTERFACE cupp_nccl ${MPI_CXX_LIBRARIES})
+      target_compile_definitions(cupp_mpi INTERFACE CUPP_HAVE_MPI=1)
+      message(STATUS "cupp::mpi: ${MPI_CXX_LIBRARIES}")
+    else()
+      set(CUPP_HAVE_MPI FALSE)
+      message(STATUS "cupp::mpi: MPI not found (apt install libopenmpi-dev)")
+    endif()
   else()
     set(CUPP_HAVE_NCCL FALSE)
     message(STATUS "cupp::nccl: NCCL not found, so cupp::nccl and the distributed tests are "

@@ -4,7 +4,8 @@
 #   - CMake >= 3.26 and ninja: into the project's own Python virtual
 #     environment, .venv/ (never into the system's Python);
 #   - the Boost headers (libboost-dev), OpenBLAS and LAPACKE
-#     (libopenblas-dev, liblapacke-dev) and python3-venv: through apt.
+#     (libopenblas-dev, liblapacke-dev), python3-venv and, optionally,
+#     OpenMPI (libopenmpi-dev, openmpi-bin): through apt.
 # The CUDA toolkit (nvcc, cudart, CCCL) must already be installed. Safe to
 # run repeatedly: it only installs what is absent.
 set -euo pipefail
@@ -71,5 +72,11 @@ linalg_ok() {
 # everything else; linalg_host_test then reports itself skipped.
 linalg_ok || apt_install libopenblas-dev liblapacke-dev || linalg_ok ||
   say "OpenBLAS/LAPACKE could not be installed: linear algebra of host arrays is unavailable here"
+
+# OpenMPI: an optional launcher and bootstrap for several processes
+# (cupp::mpi). Not fatal either.
+mpi_ok() { command -v mpicxx >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; }
+mpi_ok || apt_install libopenmpi-dev openmpi-bin || mpi_ok ||
+  say "OpenMPI could not be installed: the MPI bootstrap (cupp::mpi) is not built here"
 
 say "ready: $(nvcc --version | tail -1 | sed 's/^Build //'), $(cmake --version | head -1), ninja $(ninja --version)"

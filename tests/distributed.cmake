@@ -9,6 +9,8 @@ target_link_libraries(distributed_store_host_test PRIVATE Threads::Threads)
 if(CUPP_HAVE_NCCL)
   cupp_add_test(nccl_gpu_test gpu BUILT_EVERYWHERE nccl_test.cu)
   target_link_libraries(nccl_gpu_test PRIVATE cupp::nccl)
+  cupp_add_test(distributed_array_gpu_test gpu BUILT_EVERYWHERE distributed_array_test.cu)
+  target_link_libraries(distributed_array_gpu_test PRIVATE cupp::nccl cupp::linalg)
 else()
   add_test(NAME nccl_gpu_test
            COMMAND sh -c "echo 'SKIPPED: NCCL not found (pip install nvidia-nccl-cu13)'; exit 77")
@@ -31,4 +33,21 @@ else()
   add_test(NAME distributed_gpu_test
            COMMAND sh -c "echo 'SKIPPED: NCCL not found (pip install nvidia-nccl-cu13)'; exit 77")
   set_tests_properties(distributed_gpu_test PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+endif()
+
+# MPI as the launcher and bootstrap (cupp::mpi, where MPI is found): the
+# worker under mpirun, with one rank and with one rank per GPU.
+if(CUPP_HAVE_MPI)
+  add_executable(distributed_mpi_worker distributed_mpi_worker.cu)
+  target_link_libraries(distributed_mpi_worker PRIVATE cupp::mpi cupp_warnings)
+  set_target_properties(distributed_mpi_worker PROPERTIES CUDA_ARCHITECTURES "${CUPP_GPU_TEST_ARCHITECTURES}")
+  cupp_add_test(distributed_mpi_gpu_test gpu BUILT_EVERYWHERE distributed_mpi_test.cu)
+  target_compile_definitions(
+    distributed_mpi_gpu_test PRIVATE CUPP_MPIEXEC="${MPIEXEC_EXECUTABLE}"
+                                     CUPP_MPI_WORKER="$<TARGET_FILE:distributed_mpi_worker>")
+  add_dependencies(distributed_mpi_gpu_test distributed_mpi_worker)
+else()
+  add_test(NAME distributed_mpi_gpu_test
+           COMMAND sh -c "echo 'SKIPPED: MPI or NCCL not found (apt install libopenmpi-dev)'; exit 77")
+  set_tests_properties(distributed_mpi_gpu_test PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
 endif()

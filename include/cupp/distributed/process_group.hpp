@@ -22,6 +22,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <functional>
+#include <span>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -69,40 +72,54 @@ inline std::string shape_text(const shape_t& s) {
 
 }  // namespace detail
 
+// How the ranks of a group exchange the few bytes they need before NCCL
+// can: rank 0's NCCL unique id, and (for argument checks) one string per
+// rank. The TCP store gives one; MPI another (<cupp/distributed/mpi.hpp>).
+struct process_group_bootstrap {
+  // Every rank passes its bytes; every rank gets rank 0's.
+  std::function<std::vector<std::byte>(std::span<const std::byte>)> share_from_rank_0;
+  // Every rank passes its text; every rank gets every rank's, in rank order.
+  std::function<std::vector<std::string>(const std::string&)> gather_texts;
+};
+
 class process_group {
  public:
+  // Bootstrapped through a TCP store that rank 0 serves on host:port.
   process_group(int n_ranks, int rank, std::string host, int port,
                 const process_group_options& options = {})
       : n_(n_ranks), rank_(rank), timeout_(options.timeout) {
-    if (n_ranks < 1)
-      throw value_error("n_ranks must be at least 1 (got " + std::to_string(n_ranks) + ")");
-    if (rank < 0 || rank >= n_ranks)
-      throw value_error("rank " + std::to_string(rank) + " is out of range for " +
-                        std::to_string(n_ranks) + " ranks");
-    check_ = options.check_arguments.value_or(detail::checks_from_environment());
-    const int devices = cuda::runtime::getDeviceCount();
-    if (devices < 1) throw std::runtime_error("cupp::distributed: no CUDA device is visible");
-    device_ = options.device >= 0 ? options.device : rank % devices;
-    if (device_ >= devices)
-      throw value_error("device " + std::to_string(device_) + " is out of range (" +
-                        std::to_string(devices) + " visible)");
+    check_ranks();
     store_ = std::make_unique<tcp_store>(std::move(host), port, rank == 0, timeout_);
-    const std::string id_key = "cupp/process_group/nccl_unique_id";
-    cuda::nccl_unique_id id;
-    if (rank == 0) {
-      id = cuda::nccl_unique_id::create();
-      const auto bytes = id.bytes();
-      store_->set(id_key, std::span<const std::byte>(bytes.data(), bytes.size()));
-    } else {
-      const auto bytes = store_->get(id_key);
-      id = cuda::nccl_unique_id::from_bytes(bytes);
-    }
-    // The rank's device becomes the calling thread's current device, so
-    // that arrays made after this land where the group's collectives run.
-    cuda::runtime::setDevice(device_);
-    cuda::nccl_options nccl;
-    nccl.timeout = timeout_;
-    comm_.emplace(n_ranks, id, rank, nccl);
+    tcp_store* store = store_.get();
+    process_group_bootstrap b;
+    b.share_from_rank_0 = [store, rank](std::span<const std::byte> mine) {
+      const std::string key = "cupp/process_group/nccl_unique_id";
+      if (rank == 0) {
+        store->set(key, mine);
+        return std::vector<std::byte>(mine.begin(), mine.end());
+      }
+      return store->get(key);
+    };
+    std::uint64_t* sequence = &sequence_;
+    const int n = n_ranks;
+    b.gather_texts = [store, rank, n, sequence](const std::string& mine) {
+      const std::string prefix = "cupp/process_group/check/" + std::to_string((*sequence)++) + "/";
+      store->set(prefix + std::to_string(rank), mine);
+      std::vector<std::string> all(static_cast<std::size_t>(n));
+      for (int r = 0; r < n; ++r)
+        all[static_cast<std::size_t>(r)] =
+            r == rank ? mine : store->get_string(prefix + std::to_string(r));
+      return all;
+    };
+    start(std::move(b), options);
+  }
+
+  // Bootstrapped by the caller's own means (MPI, a job scheduler ...).
+  process_group(int n_ranks, int rank, process_group_bootstrap bootstrap,
+                const process_group_options& options = {})
+      : n_(n_ranks), rank_(rank), timeout_(options.timeout) {
+    check_ranks();
+    start(std::move(bootstrap), options);
   }
 
   process_group(const process_group&) = delete;
@@ -113,7 +130,11 @@ class process_group {
   int device_id() const noexcept { return device_; }
   std::chrono::milliseconds timeout() const noexcept { return timeout_; }
   bool checks_arguments() const noexcept { return check_; }
-  tcp_store& store() { return *store_; }
+  // The group's TCP store (a group bootstrapped otherwise has none).
+  tcp_store& store() {
+    if (!store_) throw std::runtime_error("cupp::distributed: this process group has no TCP store");
+    return *store_;
+  }
   cuda::nccl_communicator& communicator() { return *comm_; }
 
   // out = op over ranks of in (every rank).
@@ -404,14 +425,41 @@ class process_group {
                              detail::shape_text(in_shape) +
                              (root >= 0 ? " to root " + std::to_string(root) : "") + " op " +
                              std::to_string(static_cast<int>(op));
-    const std::string prefix = "cupp/process_group/check/" + std::to_string(sequence_++) + "/";
-    store_->set(prefix + std::to_string(rank_), mine);
+    const std::vector<std::string> all = bootstrap_.gather_texts(mine);
     for (int r = 0; r < n_; ++r) {
-      const std::string theirs = r == rank_ ? mine : store_->get_string(prefix + std::to_string(r));
+      const std::string& theirs = all[static_cast<std::size_t>(r)];
       if (theirs != mine)
         throw value_error("process group ranks disagree: rank " + std::to_string(rank_) +
                           " called " + mine + ", rank " + std::to_string(r) + " called " + theirs);
     }
+  }
+
+  void check_ranks() const {
+    if (n_ < 1) throw value_error("n_ranks must be at least 1 (got " + std::to_string(n_) + ")");
+    if (rank_ < 0 || rank_ >= n_)
+      throw value_error("rank " + std::to_string(rank_) + " is out of range for " +
+                        std::to_string(n_) + " ranks");
+  }
+
+  void start(process_group_bootstrap b, const process_group_options& options) {
+    bootstrap_ = std::move(b);
+    check_ = options.check_arguments.value_or(detail::checks_from_environment());
+    const int devices = cuda::runtime::getDeviceCount();
+    if (devices < 1) throw std::runtime_error("cupp::distributed: no CUDA device is visible");
+    device_ = options.device >= 0 ? options.device : rank_ % devices;
+    if (device_ >= devices)
+      throw value_error("device " + std::to_string(device_) + " is out of range (" +
+                        std::to_string(devices) + " visible)");
+    const auto made = rank_ == 0 ? cuda::nccl_unique_id::create() : cuda::nccl_unique_id{};
+    const auto mine = made.bytes();
+    const auto id = cuda::nccl_unique_id::from_bytes(
+        bootstrap_.share_from_rank_0(std::span<const std::byte>(mine.data(), mine.size())));
+    // The rank's device becomes the calling thread's current device, so
+    // that arrays made after this land where the group's collectives run.
+    cuda::runtime::setDevice(device_);
+    cuda::nccl_options nccl;
+    nccl.timeout = timeout_;
+    comm_.emplace(n_, id, rank_, nccl);
   }
 
   int n_;
@@ -421,6 +469,7 @@ class process_group {
   bool check_ = false;
   std::uint64_t sequence_ = 0;
   std::unique_ptr<tcp_store> store_;
+  process_group_bootstrap bootstrap_;
   std::optional<cuda::nccl_communicator> comm_;
   std::optional<ndarray<std::int32_t>> barrier_token_;
 };
