@@ -7,7 +7,12 @@
 # several GPUs links no NCCL and compiles none of its headers. Without NCCL
 # CUPP_HAVE_NCCL is FALSE and cupp::nccl does not exist. With NCCL and MPI,
 # cupp::mpi as well (CUPP_HAVE_MPI).
-if(NOT TARGET cupp::nccl)
+option(CUPP_WITH_NCCL "Look for NCCL and make cupp::nccl (and cupp::mpi) where it is found" ON)
+if(NOT CUPP_WITH_NCCL)
+  set(CUPP_HAVE_NCCL FALSE)
+  set(CUPP_HAVE_MPI FALSE)
+  message(STATUS "cupp::nccl: not looked for (CUPP_WITH_NCCL=OFF)")
+elseif(NOT TARGET cupp::nccl)
   find_package(CUDAToolkit REQUIRED)
   set(cupp_nccl_hints)
   foreach(root IN ITEMS "${CUPP_NCCL_ROOT}" "$ENV{NCCL_ROOT}")

@@ -42,6 +42,15 @@ function(consumer_build name)
   string(TIMESTAMP start "%s")
   step(${CMAKE_COMMAND} -S "${consumer}" -B "${WORK_DIR}/${name}" ${common} ${ARGN})
   step(${CMAKE_COMMAND} --build "${WORK_DIR}/${name}")
+  # A program of arrays alone links none of the vendor libraries that the
+  # other areas bring (cuBLAS, cuSOLVER, NCCL, MPI).
+  find_program(READELF readelf)
+  if(READELF)
+    execute_process(COMMAND "${READELF}" -d "${WORK_DIR}/${name}/consumer" OUTPUT_VARIABLE dynamic)
+    if(dynamic MATCHES "lib(nccl|cublas|cusolver|mpi)")
+      message(FATAL_ERROR "${name}: the consumer links ${CMAKE_MATCH_0}, which it does not use")
+    endif()
+  endif()
   step("${WORK_DIR}/${name}/consumer")
   step("${WORK_DIR}/${name}/consumer_host")
   string(TIMESTAMP end "%s")
@@ -50,7 +59,10 @@ function(consumer_build name)
 endfunction()
 
 set(find_package "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
-set(subdirectory -DCONSUMER_USE_SUBDIRECTORY=ON "-DCUPP_SOURCE_DIR=${CUPP_SOURCE_DIR}")
+# The source-tree builds also leave NCCL out (CUPP_WITH_NCCL=OFF): cupp
+# configures and builds without it.
+set(subdirectory -DCONSUMER_USE_SUBDIRECTORY=ON "-DCUPP_SOURCE_DIR=${CUPP_SOURCE_DIR}"
+                 -DCUPP_WITH_NCCL=OFF)
 consumer_build(find-package ${find_package})
 consumer_build(find-package-rdc ${find_package} -DCONSUMER_SEPARABLE=ON)
 consumer_build(subdirectory ${subdirectory})
