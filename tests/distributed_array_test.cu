@@ -38,23 +38,31 @@ void check_equal(const cupp::host::ndarray<T>& a, const cupp::host::ndarray<T>& 
 }
 
 // 1-d and 2-d maps over 12 and 6 x 8: several chunks per device, overlaps,
-// devices cycling through `n` devices.
+// devices cycling through `n` devices. Built chunk by chunk: with one
+// device, "device 0" and "device 1" are the same key, whose chunks add up
+// (an initializer list would keep only the first entry of a repeated key).
+using chunk_list = std::vector<std::pair<int, dist::chunk_index>>;
+dist::index_map make_map(int n, const chunk_list& chunks) {
+  dist::index_map m;
+  for (const auto& [device, index] : chunks) m[device % n].push_back(index);
+  return m;
+}
 std::vector<dist::index_map> maps_1d(int n) {
-  auto d = [n](int i) { return i % n; };
-  return {{{d(0), {{slice(0, 12)}}}},
-          {{d(0), {{slice(0, 5)}}}, {d(1), {{slice(5, 12)}}}},
-          {{d(0), {{slice(0, 7)}, {slice(3, 12)}}}},
-          {{d(0), {{slice(0, 4)}, {slice(2, 9)}}}, {d(1), {{slice(8, 12)}, {slice(0, 12)}}}}};
+  return {
+      make_map(n, {{0, {slice(0, 12)}}}), make_map(n, {{0, {slice(0, 5)}}, {1, {slice(5, 12)}}}),
+      make_map(n, {{0, {slice(0, 7)}}, {0, {slice(3, 12)}}}),
+      make_map(n,
+               {{0, {slice(0, 4)}}, {0, {slice(2, 9)}}, {1, {slice(8, 12)}}, {1, {slice(0, 12)}}})};
 }
 std::vector<dist::index_map> maps_2d(int n) {
-  std::vector<dist::index_map> out;
-  auto d = [n](int i) { return i % n; };
-  out.push_back({{d(0), {{slice(0, 6)}}}});
-  out.push_back({{d(0), {{slice(0, 3), slice(0, 5)}, {slice(0, 3), slice(5, 8)}}},
-                 {d(1), {{slice(3, 6), slice(0, 8)}}}});
-  out.push_back({{d(0), {{slice(0, 4), slice(0, 6)}, {slice(2, 6), slice(3, 8)}}},
-                 {d(1), {{slice(0, 6), slice(-4, 8)}, {slice(4, 6), slice(0, 4)}}}});
-  return out;
+  return {make_map(n, {{0, {slice(0, 6)}}}),
+          make_map(n, {{0, {slice(0, 3), slice(0, 5)}},
+                       {0, {slice(0, 3), slice(5, 8)}},
+                       {1, {slice(3, 6), slice(0, 8)}}}),
+          make_map(n, {{0, {slice(0, 4), slice(0, 6)}},
+                       {0, {slice(2, 6), slice(3, 8)}},
+                       {1, {slice(0, 6), slice(-4, 8)}},
+                       {1, {slice(4, 6), slice(0, 4)}}})};
 }
 
 const dist::mode all_modes[] = {dist::mode::replica, dist::mode::sum, dist::mode::prod,
