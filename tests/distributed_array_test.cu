@@ -138,6 +138,13 @@ void reductions(int n) {
         BOOST_TEST(double(dist::max(x).item()) == double(cupp::max(d).item()));
         BOOST_TEST(double(dist::min(x).item()) == double(cupp::min(d).item()));
         BOOST_TEST(dist::sum(x).device_id() == x.chunks()[0].device);
+        // Reductions of lazy expressions, fused with them chunk by chunk
+        // (overlapping replica chunks count each element once).
+        const dist::distributed_array<T> y(h, maps[0]);
+        BOOST_TEST(double(dist::sum(x * y).item()) == double(cupp::sum(d * d).item()));
+        BOOST_TEST(double(dist::max(x - y * T(2)).item()) ==
+                   double(cupp::max(d - d * T(2)).item()));
+        BOOST_TEST(double(dist::min(-x).item()) == double(cupp::min(-d).item()));
         for (int axis = -1; axis < static_cast<int>(shape.size()); ++axis) {
           const auto s = dist::sum(x, axis);
           BOOST_TEST((s.get_mode() == dist::mode::sum));

@@ -322,15 +322,25 @@ namespace cupp::detail::darray {
 using distributed::distributed_array;
 using distributed::mode;
 
-// The operands aligned to the first distributed operand (replica mode, its
-// chunks), shapes checked before anything runs; then chunk k of the result
-// is the cupp expression of the operands' chunks k, run on chunk k's
-// device into R.
-template <class R, class E>
-distributed_array<R> evaluate_as(const E& e) {
-  E aligned = e;
+// A distributed expression with its operands aligned to the first
+// distributed operand (replica mode, that operand's chunks), and that
+// layout.
+template <class E>
+struct aligned_expr {
+  E e;
+  shape_t shape;
+  distributed::index_map map;
+  std::vector<int> devices;
+  std::vector<box> boxes;
+};
+
+// Shapes are checked before anything runs; then operands in a reduction
+// mode are changed to replica and operands with other chunks resharded.
+template <class E>
+aligned_expr<E> align(const E& e) {
+  aligned_expr<E> out{e, {}, {}, {}, {}};
   const shape_t* shape = nullptr;
-  aligned.for_each_array([&](const auto& a) {
+  out.e.for_each_array([&](const auto& a) {
     if (!shape)
       shape = &a.shape();
     else if (a.shape() != *shape)
@@ -338,42 +348,46 @@ distributed_array<R> evaluate_as(const E& e) {
                         ::cupp::detail::np_shape(*shape) + " " +
                         ::cupp::detail::np_shape(a.shape()));
   });
-  const shape_t target_shape = *shape;
+  out.shape = *shape;
   bool first = true;
-  distributed::index_map target_map;
-  std::vector<int> target_devices;
-  std::vector<box> target_boxes;
-  aligned.for_each_array([&](auto& a) {
+  out.e.for_each_array([&](auto& a) {
     if (a.get_mode() != mode::replica) a = a.change_mode(mode::replica);
     if (first) {
       first = false;
-      target_map = a.index_map();
+      out.map = a.index_map();
       for (const auto& c : a.chunks()) {
-        target_devices.push_back(c.device);
-        target_boxes.push_back({c.begin, c.end});
+        out.devices.push_back(c.device);
+        out.boxes.push_back({c.begin, c.end});
       }
       return;
     }
-    bool same = a.chunks().size() == target_boxes.size();
-    for (std::size_t k = 0; same && k < target_boxes.size(); ++k)
-      same = a.chunks()[k].device == target_devices[k] &&
-             a.chunks()[k].begin == target_boxes[k].begin &&
-             a.chunks()[k].end == target_boxes[k].end;
-    if (!same) a = a.reshard(target_map);
+    bool same = a.chunks().size() == out.boxes.size();
+    for (std::size_t k = 0; same && k < out.boxes.size(); ++k)
+      same = a.chunks()[k].device == out.devices[k] && a.chunks()[k].begin == out.boxes[k].begin &&
+             a.chunks()[k].end == out.boxes[k].end;
+    if (!same) a = a.reshard(out.map);
   });
+  return out;
+}
+
+// Chunk k of the result is the cupp expression of the operands' chunks k,
+// run on chunk k's device into R: one kernel per chunk.
+template <class R, class E>
+distributed_array<R> evaluate_as(const E& e) {
+  const aligned_expr<E> a = align(e);
   std::vector<typename distributed_array<R>::chunk> out;
-  for (std::size_t k = 0; k < target_boxes.size(); ++k) {
-    cuda::device_scope scope(target_devices[k]);
-    ndarray<R> data(target_boxes[k].extent());
-    const auto ce = aligned.chunk_expr(k);
+  for (std::size_t k = 0; k < a.boxes.size(); ++k) {
+    cuda::device_scope scope(a.devices[k]);
+    ndarray<R> data(a.boxes[k].extent());
+    const auto ce = a.e.chunk_expr(k);
     using V = typename std::remove_cvref_t<decltype(ce)>::value_type;
     if constexpr (std::is_same_v<V, R>)
       copyto(data, ce);
     else
       copyto(data, cupp::astype<R>(ce));
-    out.push_back({target_devices[k], target_boxes[k].begin, target_boxes[k].end, std::move(data)});
+    out.push_back({a.devices[k], a.boxes[k].begin, a.boxes[k].end, std::move(data)});
   }
-  return {target_shape, target_map, mode::replica, std::move(out),
+  return {a.shape, a.map, mode::replica, std::move(out),
           typename distributed_array<R>::unchecked_t{}};
 }
 
@@ -431,149 +445,7 @@ auto operator-(const A& a) {
   return apply(::cupp::detail::darray::negate_fn{}, a);
 }
 
-// --- reductions and matmul ----------------------------------------------------
-
 }  // namespace cupp::distributed
 
-namespace cupp::detail::darray {
-
-// The input as seen by a reduction of mode `op`: its own mode when that is
-// op (every chunk counts whole), otherwise replica, where each element
-// counts once, in the chunk that owns it.
-template <class T>
-std::vector<std::vector<box>> contributing(distributed_array<T>& x, mode op) {
-  if (x.get_mode() == op) {
-    std::vector<std::vector<box>> whole;
-    for (const box& b : x.regions()) whole.push_back({b});
-    return whole;
-  }
-  if (x.get_mode() != mode::replica) x = x.change_mode(mode::replica);
-  return owned_boxes(x.regions());
-}
-
-// Reduction `red` (a callable on cupp arrays) over all axes: one pass per
-// contributing region, the partial results gathered on the first device
-// and reduced once more there.
-template <class T, class Red>
-auto reduce_all(distributed_array<T> x, mode op, Red red, const char* name) {
-  using R = typename decltype(red(std::declval<const ndarray<T>&>()))::value_type;
-  const auto parts = contributing(x, op);
-  std::vector<ndarray<R>> partials;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    cuda::device_scope scope(x.chunks()[k].device);
-    for (const box& b : parts[k])
-      if (b.volume() > 0)
-        partials.push_back(red(view(x.chunks()[k].data, relative(b, x.region(k)))));
-  }
-  if (partials.empty() && (op == mode::max || op == mode::min))
-    throw value_error(std::string("zero-size array to reduction operation ") + name +
-                      " which has no identity");
-  const int home = x.first_device();
-  cuda::device_scope scope(home);
-  ndarray<R> gathered(shape_t{static_cast<index_t>(partials.size())});
-  for (std::size_t i = 0; i < partials.size(); ++i)
-    copy_between(partials[i], gathered(static_cast<index_t>(i)));
-  return ndarray<R>(red(gathered));
-}
-
-// Reduction along one axis: every chunk reduced alone (elements it does
-// not own set to the identity first), the axis dropped from its region;
-// the result is in mode `op`.
-template <class T, class Red>
-auto reduce_axis(distributed_array<T> x, int axis, mode op, Red red) {
-  using R = typename decltype(red(std::declval<const ndarray<T>&>(), 0))::value_type;
-  const int nd = x.ndim();
-  if (axis < -nd || axis >= nd)
-    throw axis_error("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                     std::to_string(nd));
-  if (axis < 0) axis += nd;
-  const auto parts = contributing(x, op);
-  std::vector<typename distributed_array<R>::chunk> out;
-  distributed::index_map m;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    const auto& c = x.chunks()[k];
-    cuda::device_scope scope(c.device);
-    ndarray<T> source = c.data;
-    if (!(parts[k].size() == 1 && parts[k][0] == x.region(k))) {
-      source = ndarray<T>(c.data.shape());
-      fill(source, identity<T>(op));
-      for (const box& b : parts[k])
-        copy_between(view(c.data, relative(b, x.region(k))),
-                     view(source, relative(b, x.region(k))));
-    }
-    box region = x.region(k);
-    region.begin.erase(region.begin.begin() + axis);
-    region.end.erase(region.end.begin() + axis);
-    ndarray<R> reduced = red(source, axis);
-    m[c.device].push_back(to_index(region));
-    out.push_back({c.device, region.begin, region.end, std::move(reduced)});
-  }
-  shape_t shape;
-  for (int d = 0; d < nd; ++d)
-    if (d != axis) shape.push_back(x.shape()[d]);
-  return distributed_array<R>(shape, m, op, std::move(out),
-                              typename distributed_array<R>::unchecked_t{});
-}
-
-}  // namespace cupp::detail::darray
-
-namespace cupp::distributed {
-
-#define CUPP_DARRAY_REDUCTION(NAME, MODE)                                          \
-  template <class T>                                                               \
-  auto NAME(const distributed_array<T>& x) {                                       \
-    return ::cupp::detail::darray::reduce_all(                                     \
-        x, MODE, [](const auto& a) { return ::cupp::NAME(a); }, #NAME);            \
-  }                                                                                \
-  template <class T>                                                               \
-  auto NAME(const distributed_array<T>& x, int axis) {                             \
-    return ::cupp::detail::darray::reduce_axis(                                    \
-        x, axis, MODE, [](const auto& a, int ax) { return ::cupp::NAME(a, ax); }); \
-  }
-// sum, prod, max, min over all axes (a 0-d array on the first device) or
-// along one axis (a distributed array in the matching reduction mode).
-CUPP_DARRAY_REDUCTION(sum, mode::sum)
-CUPP_DARRAY_REDUCTION(prod, mode::prod)
-CUPP_DARRAY_REDUCTION(max, mode::max)
-CUPP_DARRAY_REDUCTION(min, mode::min)
-#undef CUPP_DARRAY_REDUCTION
-
-// a @ b for 2-d arrays whose chunks form block grids, a's column split
-// equal to b's row split: each block product (cupp::matmul) runs on the
-// device of a's block; the result is in mode sum, one chunk per product.
-template <class T>
-distributed_array<T> matmul(distributed_array<T> a, distributed_array<T> b) {
-  namespace dd = ::cupp::detail::darray;
-  if (a.ndim() != 2 || b.ndim() != 2) throw value_error("distributed matmul needs 2-d arrays");
-  if (a.shape()[1] != b.shape()[0])
-    throw value_error("matmul: Input operand 1 has a mismatch in its core dimension 0 (size " +
-                      std::to_string(b.shape()[0]) + " is different from " +
-                      std::to_string(a.shape()[1]) + ")");
-  const dd::block_grid ga = dd::grid_of(a.regions(), a.shape(), "a");
-  const dd::block_grid gb = dd::grid_of(b.regions(), b.shape(), "b");
-  if (ga.cols != gb.rows)
-    throw value_error("matmul: the column split of a differs from the row split of b");
-  if (a.get_mode() != mode::replica) a = a.change_mode(mode::replica);
-  if (b.get_mode() != mode::replica) b = b.change_mode(mode::replica);
-  std::vector<typename distributed_array<T>::chunk> out;
-  index_map m;
-  for (std::size_t i = 0; i + 1 < ga.rows.size(); ++i)
-    for (std::size_t j = 0; j + 1 < gb.cols.size(); ++j)
-      for (std::size_t k = 0; k + 1 < ga.cols.size(); ++k) {
-        const auto& ca = a.chunks()[ga.cell[i][k]];
-        const auto& cb = b.chunks()[gb.cell[k][j]];
-        cuda::device_scope scope(ca.device);
-        const ndarray<T> right = dd::on_device(cb.data, ca.device);
-        ndarray<T> product = ::cupp::matmul(ca.data, right);
-        const dd::box region{{ga.rows[i], gb.cols[j]}, {ga.rows[i + 1], gb.cols[j + 1]}};
-        m[ca.device].push_back(dd::to_index(region));
-        out.push_back({ca.device, region.begin, region.end, std::move(product)});
-      }
-  // Chunks in index-map order (devices ascending), as every array keeps them.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& x, const auto& y) { return x.device < y.device; });
-  return {shape_t{a.shape()[0], b.shape()[1]}, m, mode::sum, std::move(out),
-          typename distributed_array<T>::unchecked_t{}};
-}
-
-}  // namespace cupp::distributed
+// Reductions and matmul of distributed arrays.
+#include <cupp/distributed/array_algorithms.hpp>
