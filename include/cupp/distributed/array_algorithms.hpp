@@ -28,6 +28,21 @@ std::vector<std::vector<box>> contributing(distributed_array<T>& x, mode op) {
   return owned_boxes(x.regions());
 }
 
+// The partial results of a reduction over all axes, one per contributing
+// part, gathered on `home` and reduced once more there.
+template <class R, class Red>
+ndarray<R> combine_partials(const std::vector<ndarray<R>>& partials, int home, Red red, mode op,
+                            const char* name) {
+  if (partials.empty() && (op == mode::max || op == mode::min))
+    throw value_error(std::string("zero-size array to reduction operation ") + name +
+                      " which has no identity");
+  cuda::device_scope scope(home);
+  ndarray<R> gathered(shape_t{static_cast<index_t>(partials.size())});
+  for (std::size_t i = 0; i < partials.size(); ++i)
+    copy_between(partials[i], gathered(static_cast<index_t>(i)));
+  return ndarray<R>(red(gathered));
+}
+
 // Reduction `red` (a callable on cupp arrays) over all axes: one pass per
 // contributing region, the partial results gathered on the first device
 // and reduced once more there.
@@ -42,15 +57,7 @@ auto reduce_all(distributed_array<T> x, mode op, Red red, const char* name) {
       if (b.volume() > 0)
         partials.push_back(red(view(x.chunks()[k].data, relative(b, x.region(k)))));
   }
-  if (partials.empty() && (op == mode::max || op == mode::min))
-    throw value_error(std::string("zero-size array to reduction operation ") + name +
-                      " which has no identity");
-  const int home = x.first_device();
-  cuda::device_scope scope(home);
-  ndarray<R> gathered(shape_t{static_cast<index_t>(partials.size())});
-  for (std::size_t i = 0; i < partials.size(); ++i)
-    copy_between(partials[i], gathered(static_cast<index_t>(i)));
-  return ndarray<R>(red(gathered));
+  return combine_partials(partials, x.first_device(), red, op, name);
 }
 
 // Reduction `red` over all axes of a lazy distributed expression: where a
@@ -79,15 +86,8 @@ auto reduce_all_expr(const E& e, Red red, mode op, const char* name) {
     for (const box& b : owned[k])
       if (b.volume() > 0) partials.push_back(red(view(whole, relative(b, a.boxes[k]))));
   }
-  if (partials.empty() && (op == mode::max || op == mode::min))
-    throw value_error(std::string("zero-size array to reduction operation ") + name +
-                      " which has no identity");
-  const int home = a.devices.empty() ? cuda::runtime::getDevice() : a.devices.front();
-  cuda::device_scope scope(home);
-  ndarray<R> gathered(shape_t{static_cast<index_t>(partials.size())});
-  for (std::size_t i = 0; i < partials.size(); ++i)
-    copy_between(partials[i], gathered(static_cast<index_t>(i)));
-  return ndarray<R>(red(gathered));
+  return combine_partials(
+      partials, a.devices.empty() ? cuda::runtime::getDevice() : a.devices.front(), red, op, name);
 }
 
 // Reduction along one axis: every chunk reduced alone (elements it does
