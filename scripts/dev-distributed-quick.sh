@@ -3,12 +3,7 @@
 # workers), then memcheck the named ones in $MEMCHECK; logs in $OUT as they
 # are written, so a run cut short still returns what it did.
 set -uo pipefail
-export NCCL_NVLS_ENABLE=0
-OUT="${OUT:-out}"; mkdir -p "$OUT"
-source scripts/env.sh
-if [ ! -e /usr/include/boost/test/included/unit_test.hpp ] && [ -d .device/boost/include ]; then
-  export CPLUS_INCLUDE_PATH="$PWD/.device/boost/include"; export CMAKE_INCLUDE_PATH="$PWD/.device/boost/include"
-fi
+source scripts/device-env.sh
 start=$(date +%s)
 echo "mpirun: $(command -v mpirun || echo none)"
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUPP_BUILD_BENCHMARKS=ON >"$OUT/cfg.log" 2>&1

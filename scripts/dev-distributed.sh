@@ -5,12 +5,7 @@
 # tests; then the collectives benchmark beside raw NCCL and CuPy's
 # NCCLBackend over every GPU. NVLink multicast stays off in every process.
 set -uo pipefail
-export NCCL_NVLS_ENABLE=0
-OUT="${OUT:-out}"; mkdir -p "$OUT"
-source scripts/env.sh
-if [ ! -e /usr/include/boost/test/included/unit_test.hpp ] && [ -d .device/boost/include ]; then
-  export CPLUS_INCLUDE_PATH="$PWD/.device/boost/include"; export CMAKE_INCLUDE_PATH="$PWD/.device/boost/include"
-fi
+source scripts/device-env.sh
 start=$(date +%s)
 n=$(nvidia-smi -L | wc -l); echo "GPUs: $n"; nvidia-smi -L
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUPP_BUILD_BENCHMARKS=ON >"$OUT/cfg.log" 2>&1

@@ -68,14 +68,23 @@ std::vector<dist::index_map> maps_2d(int n) {
 const dist::mode all_modes[] = {dist::mode::replica, dist::mode::sum, dist::mode::prod,
                                 dist::mode::max, dist::mode::min};
 
-template <class T>
-void construction_and_modes(int n) {
+// Runs f(h, d, m, md) for a 1-d and a 2-d array (host h, device d), every
+// map over `n` devices and every mode.
+template <class T, class F>
+void for_each_case(int n, F&& f) {
   for (const cupp::shape_t& shape : {cupp::shape_t{12}, cupp::shape_t{6, 8}}) {
     const auto maps = shape.size() == 1 ? maps_1d(n) : maps_2d(n);
     const auto h = host_iota<T>(shape);
     const cupp::ndarray<T> d = cupp::asarray(h);
     for (const auto& m : maps)
-      for (dist::mode md : all_modes) {
+      for (dist::mode md : all_modes) f(h, d, maps, m, md);
+  }
+}
+
+template <class T>
+void construction_and_modes(int n) {
+  for_each_case<T>(
+      n, [&](const auto& h, const auto& d, const auto& maps, const auto& m, dist::mode md) {
         const dist::distributed_array<T> from_host(h, m, md), from_device(d, m, md);
         BOOST_TEST((from_host.get_mode() == md));
         check_equal(from_host.get(), h);
@@ -94,8 +103,7 @@ void construction_and_modes(int n) {
         }
         // To every other map.
         for (const auto& m2 : maps) check_equal(from_host.reshard(m2).get(), h);
-      }
-  }
+      });
 }
 
 template <class T>
@@ -126,35 +134,29 @@ void elementwise(int n) {
 
 template <class T>
 void reductions(int n) {
-  for (const cupp::shape_t& shape : {cupp::shape_t{12}, cupp::shape_t{6, 8}}) {
-    const auto maps = shape.size() == 1 ? maps_1d(n) : maps_2d(n);
-    const auto h = host_iota<T>(shape);
-    const cupp::ndarray<T> d = cupp::asarray(h);
-    for (const auto& m : maps)
-      for (dist::mode md : all_modes) {
-        const dist::distributed_array<T> x(h, m, md);
-        BOOST_TEST(double(dist::sum(x).item()) == double(cupp::sum(d).item()));
-        BOOST_TEST(double(dist::prod(x).item()) == double(cupp::prod(d).item()));
-        BOOST_TEST(double(dist::max(x).item()) == double(cupp::max(d).item()));
-        BOOST_TEST(double(dist::min(x).item()) == double(cupp::min(d).item()));
-        BOOST_TEST(dist::sum(x).device_id() == x.chunks()[0].device);
-        // Reductions of lazy expressions, fused with them chunk by chunk
-        // (overlapping replica chunks count each element once).
-        const dist::distributed_array<T> y(h, maps[0]);
-        BOOST_TEST(double(dist::sum(x * y).item()) == double(cupp::sum(d * d).item()));
-        BOOST_TEST(double(dist::max(x - y * T(2)).item()) ==
-                   double(cupp::max(d - d * T(2)).item()));
-        BOOST_TEST(double(dist::min(-x).item()) == double(cupp::min(-d).item()));
-        for (int axis = -1; axis < static_cast<int>(shape.size()); ++axis) {
-          const auto s = dist::sum(x, axis);
-          BOOST_TEST((s.get_mode() == dist::mode::sum));
-          check_equal(s.get(), cupp::asnumpy(cupp::sum(d, axis)));
-          check_equal(dist::max(x, axis).get(), cupp::asnumpy(cupp::max(d, axis)));
-          check_equal(dist::min(x, axis).get(), cupp::asnumpy(cupp::min(d, axis)));
-          check_equal(dist::prod(x, axis).get(), cupp::asnumpy(cupp::prod(d, axis)));
-        }
-      }
-  }
+  for_each_case<T>(n, [&](const auto& h, const auto& d, const auto& maps, const auto& m,
+                          dist::mode md) {
+    const dist::distributed_array<T> x(h, m, md);
+    BOOST_TEST(double(dist::sum(x).item()) == double(cupp::sum(d).item()));
+    BOOST_TEST(double(dist::prod(x).item()) == double(cupp::prod(d).item()));
+    BOOST_TEST(double(dist::max(x).item()) == double(cupp::max(d).item()));
+    BOOST_TEST(double(dist::min(x).item()) == double(cupp::min(d).item()));
+    BOOST_TEST(dist::sum(x).device_id() == x.chunks()[0].device);
+    // Reductions of lazy expressions, fused with them chunk by chunk
+    // (overlapping replica chunks count each element once).
+    const dist::distributed_array<T> y(h, maps[0]);
+    BOOST_TEST(double(dist::sum(x * y).item()) == double(cupp::sum(d * d).item()));
+    BOOST_TEST(double(dist::max(x - y * T(2)).item()) == double(cupp::max(d - d * T(2)).item()));
+    BOOST_TEST(double(dist::min(-x).item()) == double(cupp::min(-d).item()));
+    for (int axis = -1; axis < h.ndim(); ++axis) {
+      const auto s = dist::sum(x, axis);
+      BOOST_TEST((s.get_mode() == dist::mode::sum));
+      check_equal(s.get(), cupp::asnumpy(cupp::sum(d, axis)));
+      check_equal(dist::max(x, axis).get(), cupp::asnumpy(cupp::max(d, axis)));
+      check_equal(dist::min(x, axis).get(), cupp::asnumpy(cupp::min(d, axis)));
+      check_equal(dist::prod(x, axis).get(), cupp::asnumpy(cupp::prod(d, axis)));
+    }
+  });
 }
 
 void matmul_grids(int n) {
