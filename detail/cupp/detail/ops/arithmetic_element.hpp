@@ -104,6 +104,21 @@ CUPP_HD constexpr T wrap_mul(T a, T b) {
 }
 template <class T>
 CUPP_HD constexpr T wrap_neg(T a) {
+#if defined(__CUDA_ARCH__)
+  // ptxas 13.0 for sm_90 folds an integer negation into the second source of
+  // a three-input min/max (VIMNMX3) and drops it, so max(-x) over the four
+  // values of a vector load came out as max(x) for some of them. Written as
+  // a complement and an increment in separate asm statements, the negation
+  // is not recognised as one and is never folded (13.5 is not affected).
+  if constexpr (sizeof(T) <= 4) {
+    if (!__builtin_is_constant_evaluated()) {
+      auto u = static_cast<std::uint32_t>(static_cast<wrap_t<T>>(a));
+      asm("not.b32 %0, %0;" : "+r"(u));
+      asm("add.u32 %0, %0, 1;" : "+r"(u));
+      return static_cast<T>(u);
+    }
+  }
+#endif
   return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
 }
 
