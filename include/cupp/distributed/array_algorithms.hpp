@@ -28,36 +28,35 @@ std::vector<std::vector<box>> contributing(distributed_array<T>& x, mode op) {
   return owned_boxes(x.regions());
 }
 
-// The partial results of a reduction over all axes, one per contributing
-// part, gathered on `home` and reduced once more there.
+// The partial results of a reduction over all axes, gathered on one
+// device and reduced once more there.
 template <class R, class Red>
-ndarray<R> combine_partials(const std::vector<ndarray<R>>& partials, int home, Red red, mode op,
+ndarray<R> combine_partials(const partial_gatherer<R>& partials, Red red, mode op,
                             const char* name) {
-  if (partials.empty() && (op == mode::max || op == mode::min))
+  if (partials.size() == 0 && (op == mode::max || op == mode::min))
     throw value_error(std::string("zero-size array to reduction operation ") + name +
                       " which has no identity");
-  cuda::device_scope scope(home);
-  ndarray<R> gathered(shape_t{static_cast<index_t>(partials.size())});
-  for (std::size_t i = 0; i < partials.size(); ++i)
-    copy_between(partials[i], gathered(static_cast<index_t>(i)));
-  return ndarray<R>(red(gathered));
+  cuda::device_scope scope(partials.home());
+  return ndarray<R>(red(partials.values()));
 }
 
 // Reduction `red` (a callable on cupp arrays) over all axes: one pass per
-// contributing region, the partial results gathered on the first device
-// and reduced once more there.
+// contributing region, each partial result copied to the first device as
+// soon as it is launched, and reduced once more there.
 template <class T, class Red>
 auto reduce_all(distributed_array<T> x, mode op, Red red, const char* name) {
   using R = typename decltype(red(std::declval<const ndarray<T>&>()))::value_type;
   const auto parts = contributing(x, op);
-  std::vector<ndarray<R>> partials;
+  index_t count = 0;
+  for (const auto& boxes : parts)
+    for (const box& b : boxes) count += b.volume() > 0 ? 1 : 0;
+  partial_gatherer<R> partials(x.first_device(), count);
   for (std::size_t k = 0; k < parts.size(); ++k) {
     cuda::device_scope scope(x.chunks()[k].device);
     for (const box& b : parts[k])
-      if (b.volume() > 0)
-        partials.push_back(red(view(x.chunks()[k].data, relative(b, x.region(k)))));
+      if (b.volume() > 0) partials.add(red(view(x.chunks()[k].data, relative(b, x.region(k)))));
   }
-  return combine_partials(partials, x.first_device(), red, op, name);
+  return combine_partials(partials, red, op, name);
 }
 
 // Reduction `red` over all axes of a lazy distributed expression: where a
@@ -71,11 +70,15 @@ auto reduce_all_expr(const E& e, Red red, mode op, const char* name) {
   using V = typename std::remove_cvref_t<chunk_expr_t<E>>::value_type;
   using R = typename decltype(red(std::declval<const ndarray<V>&>()))::value_type;
   const auto owned = owned_boxes(a.boxes);
-  std::vector<ndarray<R>> partials;
+  index_t count = 0;
+  for (const auto& boxes : owned)
+    for (const box& b : boxes) count += b.volume() > 0 ? 1 : 0;
+  partial_gatherer<R> partials(a.devices.empty() ? cuda::runtime::getDevice() : a.devices.front(),
+                               count);
   for (std::size_t k = 0; k < a.boxes.size(); ++k) {
     cuda::device_scope scope(a.devices[k]);
     if (owned[k].size() == 1 && owned[k][0] == a.boxes[k]) {
-      if (a.boxes[k].volume() > 0) partials.push_back(red(a.e.chunk_expr(k)));
+      if (a.boxes[k].volume() > 0) partials.add(red(a.e.chunk_expr(k)));
       continue;
     }
     bool any = false;
@@ -84,10 +87,9 @@ auto reduce_all_expr(const E& e, Red red, mode op, const char* name) {
     ndarray<V> whole(a.boxes[k].extent());
     copyto(whole, a.e.chunk_expr(k));
     for (const box& b : owned[k])
-      if (b.volume() > 0) partials.push_back(red(view(whole, relative(b, a.boxes[k]))));
+      if (b.volume() > 0) partials.add(red(view(whole, relative(b, a.boxes[k]))));
   }
-  return combine_partials(
-      partials, a.devices.empty() ? cuda::runtime::getDevice() : a.devices.front(), red, op, name);
+  return combine_partials(partials, red, op, name);
 }
 
 // Reduction along one axis: every chunk reduced alone (elements it does

@@ -6,8 +6,12 @@
 #pragma once
 
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include <cupp/array_fwd.hpp>
 #include <cupp/cuda/device.hpp>
@@ -42,6 +46,103 @@ V identity(mode m) {
 inline cudaStream_t stream_of(int device) {
   return ::cupp::cuda::detail::current_stream_impl(device)->handle;
 }
+
+// An event recorded on `stream` of `device`, destroyed when the waits
+// that use it have been enqueued.
+class stream_mark {
+ public:
+  stream_mark(int device, cudaStream_t stream) {
+    cuda::device_scope scope(device);
+    cuda::check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate");
+    const cudaError_t e = cudaEventRecord(event_, stream);
+    if (e != cudaSuccess) {
+      (void)cudaEventDestroy(event_);
+      cuda::check(e, "cudaEventRecord");
+    }
+  }
+  stream_mark(const stream_mark&) = delete;
+  stream_mark& operator=(const stream_mark&) = delete;
+  ~stream_mark() { (void)cudaEventDestroy(event_); }
+  // `stream` of `device`: a legacy default stream's handle (0) means the
+  // current device's, so the device is made current for the call.
+  void wait_on(int device, cudaStream_t stream) const {
+    cuda::device_scope scope(device);
+    cuda::check(cudaStreamWaitEvent(stream, event_, 0), "cudaStreamWaitEvent");
+  }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// A non-blocking stream per device for the copies of partial results. On a
+// device's legacy default stream a peer copy also waits for the work queued
+// on the other device, which chained the devices' partial reductions one
+// behind another: sum(x * y) of 2^28 float32 over 4 H200s took 0.178 ms
+// with the copies on the current streams, 0.153 ms on these, and 0.135 ms
+// with no copies at all (bench_distributed_array).
+inline cudaStream_t partial_copy_stream(int device) {
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<cuda::Stream>> streams;
+  std::lock_guard lock(mutex);
+  if (static_cast<std::size_t>(device) >= streams.size())
+    streams.resize(static_cast<std::size_t>(device) + 1);
+  auto& s = streams[static_cast<std::size_t>(device)];
+  if (!s) {
+    cuda::device_scope scope(device);
+    s = std::make_unique<cuda::Stream>(/*non_blocking=*/true);
+  }
+  return s->handle();
+}
+
+// The one-value partial results of a reduction, gathered into a vector on
+// `home` as they are made. The vector is allocated, and its readiness
+// marked on home's stream, before the partial reductions are launched, so
+// that a device's copy waits only for home's earlier work, not for home's
+// own partial. Each copy runs on a stream of its source device right after
+// that device's partial (so the copies of several devices overlap and
+// never queue on home's copy engine); home's stream waits for them all.
+template <class V>
+class partial_gatherer {
+ public:
+  partial_gatherer(int home, index_t capacity) : home_(home) {
+    cuda::device_scope scope(home);
+    values_ = ndarray<V>(shape_t{capacity});
+    ready_.emplace(home, stream_of(home));
+  }
+
+  void add(const ndarray<V>& part) {
+    const index_t i = count_++;
+    const int from = part.device_id();
+    if (from == home_) {
+      cuda::device_scope scope(home_);
+      part.copy_into(values_(i));
+      return;
+    }
+    const ndarray<V> dense = part.is_c_contiguous() ? part : part.copy();
+    cuda::device_scope scope(from);
+    const cudaStream_t s = partial_copy_stream(from);
+    stream_mark(from, stream_of(from)).wait_on(from, s);
+    ready_->wait_on(from, s);
+    cuda::check(cudaMemcpyPeerAsync(values_.data() + i, home_, dense.data(), from, sizeof(V), s),
+                "cudaMemcpyPeerAsync");
+    // The partial's memory goes back to its pool on the current stream:
+    // that stream must not reuse it before the copy has read it.
+    const stream_mark copied(from, s);
+    copied.wait_on(from, stream_of(from));
+    copied.wait_on(home_, stream_of(home_));
+  }
+
+  int home() const { return home_; }
+  index_t size() const { return count_; }
+  // The values gathered so far, on home's stream after all their copies.
+  ndarray<V> values() const { return values_(cupp::slice(0, count_)); }
+
+ private:
+  int home_;
+  ndarray<V> values_;
+  std::optional<stream_mark> ready_;
+  index_t count_ = 0;
+};
 
 // dst (any layout, on its device) = src (any layout, any device). A
 // temporary on the source device is kept from reuse until the destination
