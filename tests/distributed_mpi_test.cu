@@ -4,16 +4,35 @@
 #include <cupp/cuda/runtime.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "cupp_test.hpp"
 
 namespace {
 
+// The worker beside this executable and the launcher from $CUPP_MPIEXEC, so
+// that a build tree copied to another machine still runs; the configured
+// paths otherwise.
+std::string worker_path() {
+  std::error_code ec;
+  const auto here = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside = here.parent_path() / "distributed_mpi_worker";
+    if (std::filesystem::exists(beside, ec)) return beside.string();
+  }
+  return CUPP_MPI_WORKER;
+}
+
+std::string launcher() {
+  const char* from_env = std::getenv("CUPP_MPIEXEC");
+  return from_env != nullptr && *from_env != '\0' ? from_env : CUPP_MPIEXEC;
+}
+
 int mpirun(int ranks) {
-  const std::string cmd = std::string(CUPP_MPIEXEC) +
+  const std::string cmd = launcher() +
                           " --allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE=0 -np " +
-                          std::to_string(ranks) + " " + CUPP_MPI_WORKER;
+                          std::to_string(ranks) + " " + worker_path();
   setenv("NCCL_NVLS_ENABLE", "0", 1);
   // OpenMPI's launcher refuses to run as root without these.
   setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <spawn.h>
 #include <string>
 #include <sys/wait.h>
@@ -137,14 +138,26 @@ BOOST_AUTO_TEST_SUITE_END()
 
 namespace {
 
+// The worker beside this executable, so that a build tree copied elsewhere
+// (the device runs) still finds it; the configured path otherwise.
+std::string worker_path() {
+  std::error_code ec;
+  const auto here = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto beside = here.parent_path() / "distributed_worker";
+    if (std::filesystem::exists(beside, ec)) return beside.string();
+  }
+  return CUPP_DISTRIBUTED_WORKER;
+}
+
 // Starts n workers of `scenario` (one per rank), waits for all of them up to
 // `limit`, kills what is left, and returns how many exited with 0.
 int run_workers(const std::string& scenario, int n, std::chrono::seconds limit) {
   const int port = 20000 + static_cast<int>(getpid() % 20000);
   std::vector<pid_t> pids;
   for (int r = 0; r < n; ++r) {
-    const std::string args[] = {CUPP_DISTRIBUTED_WORKER, scenario, std::to_string(n),
-                                std::to_string(r), std::to_string(port)};
+    const std::string args[] = {worker_path(), scenario, std::to_string(n), std::to_string(r),
+                                std::to_string(port)};
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -187,6 +200,8 @@ BOOST_AUTO_TEST_CASE(collectives_with_2_and_n_ranks) {
   }
   BOOST_TEST(run_workers("collectives", 2, std::chrono::seconds(240)) == 2);
   if (n > 2) BOOST_TEST(run_workers("collectives", n, std::chrono::seconds(240)) == n);
+  // NCCL's non-blocking mode, with 2 ranks.
+  BOOST_TEST(run_workers("collectives_nonblocking", 2, std::chrono::seconds(240)) == 2);
 }
 
 BOOST_AUTO_TEST_CASE(a_killed_rank_does_not_hang_the_others) {
@@ -197,6 +212,7 @@ BOOST_AUTO_TEST_CASE(a_killed_rank_does_not_hang_the_others) {
   const int n = cupp::cuda::runtime::getDeviceCount();
   // Every rank but the killed one reports the expected error.
   BOOST_TEST(run_workers("kill", n, std::chrono::seconds(120)) == n - 1);
+  BOOST_TEST(run_workers("kill_nonblocking", n, std::chrono::seconds(120)) == n - 1);
 }
 
 BOOST_AUTO_TEST_CASE(disagreeing_arguments_raise_everywhere) {

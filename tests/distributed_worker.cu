@@ -168,8 +168,13 @@ void collectives(dist::process_group& pg) {
   pg.barrier();
 }
 
-int run(const std::string& scenario, int n, int rank, int port) {
+int run(std::string scenario, int n, int rank, int port) {
   dist::process_group_options o;
+  // The same scenarios over NCCL's non-blocking mode.
+  if (scenario.ends_with("_nonblocking")) {
+    o.nccl_blocking = false;
+    scenario.resize(scenario.size() - std::string("_nonblocking").size());
+  }
   o.timeout = std::chrono::seconds(scenario == "collectives" ? 120 : 20);
   if (scenario == "mismatch") o.check_arguments = true;
   dist::process_group pg(n, rank, "127.0.0.1", port, o);

@@ -341,19 +341,26 @@ BOOST_AUTO_TEST_CASE(version_environment_and_unique_id) {
 
 BOOST_AUTO_TEST_CASE(one_rank_from_a_unique_id_every_dtype) {
   nc::Device(0).use();
-  std::vector<nc::nccl_communicator> comms;
-  comms.emplace_back(1, nc::nccl_unique_id::create(), 0, quick());
-  BOOST_TEST(comms[0].size() == 1);
-  BOOST_TEST(comms[0].rank_id() == 0);
-  BOOST_TEST(comms[0].device_id() == 0);
-  BOOST_TEST(comms[0].get() != nullptr);
-  boost::hana::for_each(tested_dtypes, [&](auto t) {
-    using T = typename decltype(t)::type;
-    every_collective<T>(comms, "unique id, " + std::string(cupp::dtype_of<T>().name));
-  });
-  comms[0].check_async_error();
-  comms[0].destroy();
-  BOOST_CHECK_THROW(comms[0].size(), nc::nccl_error);
+  for (const bool blocking : {true, false}) {
+    std::vector<nc::nccl_communicator> comms;
+    auto options = quick();
+    options.blocking = blocking;
+    comms.emplace_back(1, nc::nccl_unique_id::create(), 0, options);
+    BOOST_TEST(comms[0].size() == 1);
+    BOOST_TEST(comms[0].rank_id() == 0);
+    BOOST_TEST(comms[0].device_id() == 0);
+    BOOST_TEST(comms[0].get() != nullptr);
+    BOOST_TEST(comms[0].options().blocking == blocking);
+    const std::string mode = blocking ? "blocking" : "non-blocking";
+    boost::hana::for_each(tested_dtypes, [&](auto t) {
+      using T = typename decltype(t)::type;
+      every_collective<T>(comms,
+                          "unique id, " + mode + ", " + std::string(cupp::dtype_of<T>().name));
+    });
+    comms[0].check_async_error();
+    comms[0].destroy();
+    BOOST_CHECK_THROW(comms[0].size(), nc::nccl_error);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(one_rank_from_init_all) {
@@ -464,7 +471,9 @@ BOOST_AUTO_TEST_CASE(an_invalid_root_through_the_raw_call) {
   // A communicator of its own: in non-blocking mode NCCL may leave one that
   // refused an argument in error.
   nc::Device(0).use();
-  nc::nccl_communicator comm(1, nc::nccl_unique_id::create(), 0, quick());
+  auto options = quick();
+  options.blocking = false;
+  nc::nccl_communicator comm(1, nc::nccl_unique_id::create(), 0, options);
   auto x = poisoned<float>(16);
   try {
     comm.broadcast(x.data(), x.data(), 16, ncclFloat32, 3);

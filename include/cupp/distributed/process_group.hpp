@@ -57,6 +57,11 @@ struct process_group_options {
   // Compare every call's arguments across ranks first (default: the
   // environment variable CUPP_DISTRIBUTED_CHECKS=1).
   std::optional<bool> check_arguments;
+  // NCCL's blocking mode for the group's communicator (see
+  // cuda::nccl_options::blocking). The bootstrap waits, with the timeout,
+  // until every rank has arrived before NCCL's initialisation starts, so
+  // only a rank that dies inside that initialisation can hang the others.
+  bool nccl_blocking = true;
 };
 
 namespace detail {
@@ -457,8 +462,12 @@ class process_group {
     // The rank's device becomes the calling thread's current device, so
     // that arrays made after this land where the group's collectives run.
     cuda::runtime::setDevice(device_);
+    // Every rank has the id once every rank has arrived here: after this a
+    // blocking initialisation cannot wait for a rank that never came.
+    (void)bootstrap_.gather_texts("ready");
     cuda::nccl_options nccl;
     nccl.timeout = timeout_;
+    nccl.blocking = options.nccl_blocking;
     comm_.emplace(n_, id, rank_, nccl);
   }
 

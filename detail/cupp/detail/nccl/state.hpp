@@ -21,10 +21,15 @@ struct nccl_options {
   // The longest a wait may take: initialisation (every rank must join),
   // an enqueue NCCL reports in progress, the end of a group, destruction.
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
-  // false: NCCL's non-blocking mode, in which initialisation and enqueues
-  // return at once and cupp polls them with the timeout (a rank that never
-  // joins is an error, not a hang). true: NCCL's blocking calls.
-  bool blocking = false;
+  // true: NCCL's blocking calls, as CuPy makes them; an enqueue only
+  // launches (a few microseconds), and synchronize() still polls with the
+  // timeout and aborts, so a peer that dies mid-run is an error. Only the
+  // initialisation waits for every rank without a timeout.
+  // false: NCCL's non-blocking mode, in which initialisation is polled with
+  // the timeout too (a rank that never joins is an error, not a hang), but
+  // NCCL completes every call on a helper thread that cupp waits for: about
+  // 40-80 us a call on an H200, against 8 us blocking.
+  bool blocking = true;
 };
 
 namespace detail {
