@@ -57,7 +57,7 @@ def rank_main(n, rank, port, max_mib, out):
         total = part * n * 4
         rows.append({"collective": "all_gather", "bytes": total, "cupy_ms": t,
                      "cupy_busbw": total / t / 1e6 * (n - 1) / n})
-        size *= 4
+        size *= 2
     comm.barrier()
     if rank == 0:
         print(f"cupy {cp.__version__}, {n} ranks; ms per call (median), bus bandwidth GB/s")

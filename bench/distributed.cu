@@ -7,7 +7,10 @@
 //
 //   bench/run_distributed.sh BUILD_DIR N [--json FILE]
 //   bench_distributed --ranks N --rank R --port P [--json FILE] [--max-mib M]
+//                     [--nonblocking]
 //
+// --nonblocking makes the group's communicator an NCCL non-blocking one, to
+// show what that mode costs per call.
 // Rank 0 prints the table and writes the JSON.
 #include <cupp/cupp.hpp>
 #include <cupp/distributed/process_group.hpp>
@@ -23,10 +26,9 @@ namespace dist = cupp::distributed;
 
 namespace {
 
-// A raw NCCL call on the group's communicator, which is non-blocking (so
-// that a dead peer cannot hang its initialisation): NCCL may answer
-// ncclInProgress, and then the enqueue is complete once
-// ncclCommGetAsyncError no longer says so.
+// A raw NCCL call on the group's communicator. In NCCL's non-blocking mode
+// (--nonblocking) NCCL may answer ncclInProgress, and then the enqueue is
+// complete once ncclCommGetAsyncError no longer says so.
 void raw(ncclResult_t r, ncclComm_t comm, const char* what) {
   while (r == ncclInProgress) {
     ncclResult_t state = ncclSuccess;
@@ -48,21 +50,24 @@ int main(int argc, char** argv) {
   int ranks = 1, rank = 0, port = 29500;
   int max_mib = 1024;
   std::string json;
-  bench::command_line(argc, argv,
-                      {bench::value("--ranks", "N", ranks), bench::value("--rank", "R", rank),
-                       bench::value("--port", "P", port), bench::value("--max-mib", "M", max_mib),
-                       bench::value("--json", "FILE", json)});
+  bool nonblocking = false;
+  bench::command_line(
+      argc, argv,
+      {bench::value("--ranks", "N", ranks), bench::value("--rank", "R", rank),
+       bench::value("--port", "P", port), bench::value("--max-mib", "M", max_mib),
+       bench::value("--json", "FILE", json), bench::flag("--nonblocking", nonblocking, true)});
   setenv("NCCL_NVLS_ENABLE", "0", 1);
   return bench::run_on_gpu("bench_distributed", [&] {
     dist::process_group_options o;
     o.timeout = std::chrono::seconds(120);
+    o.nccl_blocking = !nonblocking;
     dist::process_group pg(ranks, rank, "127.0.0.1", port, o);
     cupp::cuda::device_scope on(pg.device_id());
     cudaStream_t s = cupp::cuda::detail::current_stream_impl(pg.device_id())->handle;
     ncclComm_t comm = pg.communicator().get();
     const double n = ranks;
     std::vector<row> rows;
-    for (std::size_t bytes = 8 << 10; bytes <= (std::size_t(max_mib) << 20); bytes *= 4) {
+    for (std::size_t bytes = 8 << 10; bytes <= (std::size_t(max_mib) << 20); bytes *= 2) {
       const auto count = static_cast<cupp::index_t>(bytes / sizeof(float));
       const int reps = bytes <= (8u << 20) ? 50 : bytes <= (128u << 20) ? 10 : 3;
       cupp::ndarray<float> x = cupp::ones<float>(cupp::shape_t{count});
@@ -96,7 +101,8 @@ int main(int argc, char** argv) {
     if (rank != 0) return;
     cudaDeviceProp p{};
     BENCH_CHECK(cudaGetDeviceProperties(&p, pg.device_id()));
-    std::printf("%d ranks, %s; ms per call (median), bus bandwidth GB/s\n", ranks, p.name);
+    std::printf("%d ranks, %s, NCCL %s mode; ms per call (median), bus bandwidth GB/s\n", ranks,
+                p.name, nonblocking ? "non-blocking" : "blocking");
     std::printf("%-11s %12s %10s %10s %10s %10s %8s\n", "collective", "bytes", "cupp ms", "nccl ms",
                 "cupp GB/s", "nccl GB/s", "ratio");
     for (const auto& r : rows)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts N ranks of bench_distributed (one per GPU) on this machine and
-# waits for them; rank 0 prints the table. NVLink multicast stays off.
-#   bench/run_distributed.sh BUILD_DIR N [--json FILE] [--max-mib M]
+# waits for them; rank 0 prints the table (and alone writes the JSON).
+# NVLink multicast stays off.
+#   bench/run_distributed.sh BUILD_DIR N [--json FILE] [--max-mib M] [--nonblocking]
 set -euo pipefail
 build="$1"; n="$2"; shift 2
 export NCCL_NVLS_ENABLE=0
@@ -11,7 +12,7 @@ for (( r = n - 1; r >= 0; r-- )); do
   if [ "$r" = 0 ]; then
     "$build/bench/bench_distributed" --ranks "$n" --rank 0 --port "$port" "$@" &
   else
-    "$build/bench/bench_distributed" --ranks "$n" --rank "$r" --port "$port" >/dev/null &
+    "$build/bench/bench_distributed" --ranks "$n" --rank "$r" --port "$port" "$@" >/dev/null &
   fi
   pids+=($!)
 done
