@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/convert.hpp>
@@ -84,9 +85,7 @@ struct array_eval {
         if (j < count) r.v[j] = *reinterpret_cast<const T*>(p + j * st[0]);
     }
   }
-  CUPP_HD T value(const regs& r, int j) const {
-    return r.v[j];
-  }
+  CUPP_HD T value(const regs& r, int j) const { return r.v[j]; }
   // Flat walks (detail/reduce/kernel.hpp): the N elements from element i on, known
   // to be in memory one after another and aligned for one vector load.
   bool dense() const {
@@ -134,9 +133,7 @@ struct generator_eval {
     CUPP_UNROLL
     for (int k = 0; k < K; ++k) r.pos[k] = base[k] + chunk_offset(st[k], c, nd);
   }
-  bool dense() const {
-    return true;
-  }
+  bool dense() const { return true; }
   CUPP_HD void load_dense(regs& r, index_t i) const {
     CUPP_UNROLL
     for (int k = 0; k < K; ++k) r.pos[k] = base[k] + i * st[k][0];
@@ -148,6 +145,57 @@ struct generator_eval {
     return g(p);
   }
 };
+
+// A generator whose functor makes G::block consecutive positions' values at
+// once (a random draw: one Philox block gives several numbers). The loads
+// compute the values: a chunk whose positions run on one by one from a
+// multiple of the block takes whole blocks, any other element is computed
+// alone (the same value, at a block's cost).
+template <class G, int N>
+struct block_generator_eval {
+  using value_type = typename G::value_type;
+  static constexpr int B = G::block;
+  struct regs {
+    value_type v[N];
+  };
+  G g;
+  index_t base[1];
+  index_t st[1][kernel_dims];
+
+  CUPP_HD void fill(regs& r, index_t p0, index_t step, int count) const {
+    if constexpr (N % B == 0) {
+      if (step == 1 && count == N && p0 % B == 0) {
+        CUPP_UNROLL
+        for (int b = 0; b < N; b += B) g.block_values(p0 + b, r.v + b);
+        return;
+      }
+    }
+    CUPP_UNROLL
+    for (int j = 0; j < N; ++j)
+      if (j < count) {
+        const index_t p = p0 + j * step;
+        r.v[j] = g(&p);
+      }
+  }
+  CUPP_HD void load(regs& r, const index_t* c, int nd, int count) const {
+    fill(r, base[0] + chunk_offset(st[0], c, nd), st[0][0], count);
+  }
+  bool dense() const { return true; }
+  CUPP_HD void load_dense(regs& r, index_t i) const {
+    fill(r, base[0] + i * st[0][0], st[0][0], N);
+  }
+  CUPP_HD value_type value(const regs& r, int j) const { return r.v[j]; }
+};
+
+template <class G>
+concept block_generator = requires {
+  requires G::coords == 1;
+  requires G::block >
+  1;
+};
+template <class G, int N>
+using generator_eval_for =
+    std::conditional_t<block_generator<G>, block_generator_eval<G, N>, generator_eval<G, N>>;
 
 // Evaluators with load_dense (arrays, constants, generators and ufuncs of
 // them) can take part in flat walks; others (gathers) never do.

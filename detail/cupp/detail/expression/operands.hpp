@@ -257,8 +257,8 @@ struct generator_leaf {
     for (int k = 0; k < K; ++k) *p++ = detail::broadcast_strides(shape_, st[k], out);
   }
   template <class To, int N>
-  detail::generator_eval<G, N> lower(detail::lower_ctx& L) const {
-    detail::generator_eval<G, N> e;
+  detail::generator_eval_for<G, N> lower(detail::lower_ctx& L) const {
+    detail::generator_eval_for<G, N> e;
     e.g = g;
     for (int k = 0; k < K; ++k) {
       const int s = L.take();
