@@ -8,6 +8,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -445,5 +446,40 @@ BOOST_AUTO_TEST_CASE(device_xorwow_gives_the_host_generators_numbers) {
   BOOST_TEST(same_bits(values(on_default.randn(1000)), with_stream));
 }
 #endif
+
+// Permutations, choices and vector draws come from the RandomState's
+// Generator: a permutation is a permutation, a choice without replacement
+// has no repeats, rows of a multinomial sum to n; the module functions use
+// the global state.
+BOOST_AUTO_TEST_CASE(permutations_choices_and_vector_draws) {
+  hr::RandomState rs(21);
+  const cupp::host::ndarray<std::int64_t> p = rs.permutation(50);
+  std::vector<std::int64_t> v = p.to_vector();
+  std::sort(v.begin(), v.end());
+  for (std::int64_t i = 0; i < 50; ++i) BOOST_TEST(v[static_cast<std::size_t>(i)] == i);
+  const cupp::host::ndarray<std::int64_t> c = rs.choice(1000, shape_t{100}, false);
+  std::vector<std::int64_t> cv = c.to_vector();
+  std::sort(cv.begin(), cv.end());
+  BOOST_TEST((std::adjacent_find(cv.begin(), cv.end()) == cv.end()));
+  BOOST_TEST(cv.front() >= 0);
+  BOOST_TEST(cv.back() < 1000);
+  const cupp::host::ndarray<std::int64_t> m = rs.multinomial(20, {0.2, 0.3, 0.5}, shape_t{8});
+  BOOST_TEST((m.shape() == shape_t{8, 3}));
+  for (index_t r = 0; r < 8; ++r)
+    BOOST_TEST(m.data()[3 * r] + m.data()[3 * r + 1] + m.data()[3 * r + 2] == 20);
+  const cupp::host::ndarray<double> d = rs.dirichlet({1.0, 2.0}, shape_t{4});
+  for (index_t r = 0; r < 4; ++r)
+    BOOST_TEST(std::abs(d.data()[2 * r] + d.data()[2 * r + 1] - 1.0) < 1e-12);
+  hr::seed(5);
+  const cupp::host::ndarray<std::int64_t> a = hr::permutation(30);
+  hr::seed(5);
+  const cupp::host::ndarray<std::int64_t> b = hr::permutation(30);
+  BOOST_TEST((a.to_vector() == b.to_vector()));
+  cupp::host::ndarray<std::int64_t> x = cupp::host::arange<std::int64_t>(10);
+  hr::shuffle(x);
+  std::vector<std::int64_t> xv = x.to_vector();
+  std::sort(xv.begin(), xv.end());
+  for (std::int64_t i = 0; i < 10; ++i) BOOST_TEST(xv[static_cast<std::size_t>(i)] == i);
+}
 
 BOOST_AUTO_TEST_SUITE_END()

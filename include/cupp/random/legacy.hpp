@@ -22,8 +22,10 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/runtime.hpp>
@@ -390,6 +392,53 @@ class basic_random_state {
                           (double n, double p, const shape_t& size = {}), (n, p, size))
   CUPP_LEGACY_PHILOX_DRAW(std::int64_t, zipf, (double a, const shape_t& size = {}), (a, size))
 #undef CUPP_LEGACY_PHILOX_DRAW
+
+  // --- permutations, choices and draws of vectors: the Generator's ------------
+
+  array<std::int64_t> permutation(index_t n) {
+    return generator_.permutation(n);
+  }
+  template <class T, class AS>
+  ndarray<T, AS> permutation(const ndarray<T, AS>& x) {
+    return generator_.permutation(x);
+  }
+  template <class T, class AS>
+  void shuffle(const ndarray<T, AS>& x) {
+    generator_.shuffle(x);
+  }
+  template <std::integral I>
+  array<std::int64_t> choice(I a, const shape_t& size = {}, bool replace = true) {
+    return generator_.choice(a, size, replace);
+  }
+  template <std::integral I, class P>
+  requires(!std::is_arithmetic_v<P>) array<std::int64_t> choice(I a, const shape_t& size,
+                                                                bool replace, const P& p) {
+    return generator_.choice(a, size, replace, p);
+  }
+  template <class T, class AS>
+  ndarray<T, AS> choice(const ndarray<T, AS>& a, const shape_t& size = {}, bool replace = true) {
+    return generator_.choice(a, size, replace);
+  }
+  template <class T, class AS, class P>
+  requires(!std::is_arithmetic_v<P>) ndarray<T, AS> choice(const ndarray<T, AS>& a,
+                                                           const shape_t& size, bool replace,
+                                                           const P& p) {
+    return generator_.choice(a, size, replace, p);
+  }
+  template <class T = double>
+  array<T> dirichlet(const std::vector<double>& alpha, const shape_t& size = {}) {
+    return generator_.template dirichlet<T>(alpha, size);
+  }
+  template <class I = std::int64_t>
+  array<I> multinomial(std::int64_t n, const std::vector<double>& pvals, const shape_t& size = {}) {
+    return generator_.template multinomial<I>(n, pvals, size);
+  }
+  // Needs <cupp/random/multivariate.hpp> (and cupp::linalg), as the Generator's.
+  template <class T = double, class M, class C>
+  array<T> multivariate_normal(const M& mean, const C& cov, const shape_t& size = {},
+                               std::string_view check_valid = "warn", double tol = 1e-8) {
+    return generator_.template multivariate_normal<T>(mean, cov, size, check_valid, tol, "svd");
+  }
 
  private:
   // [low, high) in T, after NumPy's checks; `last` fits int64 or uint64.

@@ -109,4 +109,36 @@
                               (p, size))                                                           \
   CUPP_LEGACY_MODULE_FUNCTION(std::int64_t, negative_binomial,                                     \
                               (double n, double p, const shape_t& size = {}), (n, p, size))        \
-  CUPP_LEGACY_MODULE_FUNCTION(std::int64_t, zipf, (double a, const shape_t& size = {}), (a, size))
+  CUPP_LEGACY_MODULE_FUNCTION(std::int64_t, zipf, (double a, const shape_t& size = {}), (a, size)) \
+  inline auto permutation(index_t n) {                                                             \
+    return get_random_state().permutation(n);                                                      \
+  }                                                                                                \
+  template <class T, class AS>                                                                     \
+  auto permutation(const ::cupp::ndarray<T, AS>& x) {                                              \
+    return get_random_state().permutation(x);                                                      \
+  }                                                                                                \
+  template <class T, class AS>                                                                     \
+  void shuffle(const ::cupp::ndarray<T, AS>& x) {                                                  \
+    get_random_state().shuffle(x);                                                                 \
+  }                                                                                                \
+  template <std::integral I>                                                                       \
+  auto choice(I a, const shape_t& size = {}, bool replace = true) {                                \
+    return get_random_state().choice(a, size, replace);                                            \
+  }                                                                                                \
+  template <std::integral I, class P>                                                              \
+  requires(!std::is_arithmetic_v<P>) auto choice(I a, const shape_t& size, bool replace,           \
+                                                 const P& p) {                                     \
+    return get_random_state().choice(a, size, replace, p);                                         \
+  }                                                                                                \
+  template <class T, class AS>                                                                     \
+  auto choice(const ::cupp::ndarray<T, AS>& a, const shape_t& size = {}, bool replace = true) {    \
+    return get_random_state().choice(a, size, replace);                                            \
+  }                                                                                                \
+  template <class T = double>                                                                      \
+  auto dirichlet(const std::vector<double>& alpha, const shape_t& size = {}) {                     \
+    return get_random_state().template dirichlet<T>(alpha, size);                                  \
+  }                                                                                                \
+  template <class I = std::int64_t>                                                                \
+  auto multinomial(std::int64_t n, const std::vector<double>& pvals, const shape_t& size = {}) {   \
+    return get_random_state().template multinomial<I>(n, pvals, size);                             \
+  }
