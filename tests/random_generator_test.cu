@@ -252,6 +252,13 @@ BOOST_AUTO_TEST_CASE(errors_as_numpy) {
   rng.random(out);
   for (const double v : values(out)) BOOST_TEST((v >= 0.0 && v < 1.0));
   BOOST_TEST(rng.bytes(37).size() == 37u);
+  // out= of the other methods NumPy gives it.
+  cupp::host::ndarray<float> fout(shape_t{5});
+  rng.standard_normal(fout);
+  rng.standard_exponential(fout);
+  for (const float v : values(fout)) BOOST_TEST(v >= 0.0f);
+  rng.standard_gamma(2.0, fout);
+  for (const float v : values(fout)) BOOST_TEST(v > 0.0f);
 }
 
 #if CUPP_TEST_DEVICE

@@ -243,6 +243,10 @@ class basic_generator {
     detail::check_standard_gamma(shape);
     return draw(detail::standard_gamma_sampler<T>{static_cast<T>(shape)}, size);
   }
+  template <class T, class AS>
+  void standard_gamma(double shape, const ndarray<T, AS>& out) {
+    copyto(out, standard_gamma<T>(shape, out.shape()));
+  }
   template <class T = double>
   auto gamma(double shape, double scale = 1.0, const shape_t& size = {}) {
     detail::check_gamma(shape, scale);
