@@ -110,8 +110,9 @@
   CUPP_LEGACY_MODULE_FUNCTION(std::int64_t, negative_binomial,                                     \
                               (double n, double p, const shape_t& size = {}), (n, p, size))        \
   CUPP_LEGACY_MODULE_FUNCTION(std::int64_t, zipf, (double a, const shape_t& size = {}), (a, size)) \
-  inline auto permutation(index_t n) {                                                             \
-    return get_random_state().permutation(n);                                                      \
+  template <std::integral N> /* a template: a .cpp may include this and not launch kernels */     \
+  auto permutation(N n) {                                                                          \
+    return get_random_state().permutation(static_cast<index_t>(n));                                \
   }                                                                                                \
   template <class T, class AS>                                                                     \
   auto permutation(const ::cupp::ndarray<T, AS>& x) {                                              \
