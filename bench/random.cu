@@ -82,7 +82,7 @@ concept has_choice = requires(G& g) {
 };
 template <class R>
 concept has_legacy_randn = requires(R& r, const cupp::shape_t& s) {
-  { r.template randn<float>(s) } -> std::convertible_to<cupp::ndarray<float>>;
+  { r.template randn<float>(s[0]) } -> std::convertible_to<cupp::ndarray<float>>;
 };
 template <class R>
 concept has_legacy_random_sample = requires(R& r, const cupp::shape_t& s) {
@@ -284,7 +284,7 @@ void legacy_rows(bench_run& b, G& rng, cupp::ndarray<float>& out, cupp::ndarray<
     if constexpr (has_legacy_randn<State>) {
       legacy_row(
           b, "legacy_randn.2p28.f32", "RandomState(seed).randn<float>({2^28})", out, vout,
-          [&] { return rs.template randn<float>(cupp::shape_t{n28}); }, normal, 0.0, 1.0, seed);
+          [&] { return rs.template randn<float>(n28); }, normal, 0.0, 1.0, seed);
       randn_done = true;
     }
     if constexpr (has_legacy_random_sample<State>) {

@@ -2,10 +2,13 @@
 // (cupp/detail/random/exact_math.hpp): accuracy of every function against
 // long double references over grids, random points and edges, C's special
 // values, and (CUPP_TEST_DEVICE) bitwise agreement of the GPU with the host.
+#include <cupp/detail/random/box_muller.hpp>
 #include <cupp/detail/random/exact_math.hpp>
+#include <cupp/detail/random/ziggurat.hpp>
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -419,6 +422,72 @@ BOOST_AUTO_TEST_CASE(sincospi_matches) {
     bad += !same_bits(s, xm::sinpi(x)) || !same_bits(c, xm::cospi(x));
   }
   BOOST_TEST(bad == 0);
+}
+
+// The float Box-Muller's pieces (box_muller.hpp) against long double over
+// a sweep of words and the ends of the ranges.
+BOOST_AUTO_TEST_CASE(box_muller_pieces) {
+  namespace rnd = cupp::detail::random;
+  long double worst_log = 0, worst_trig = 0;
+  auto one = [&](std::uint32_t w) {
+    const float got = rnd::minus_two_log_unit(w);
+    const long double u =
+        static_cast<long double>(std::fma(static_cast<float>(w), 0x1p-32f, 0x1p-33f));
+    const long double ref = -2 * std::log(u);
+    if (ref > 0) worst_log = std::max(worst_log, std::abs(got - ref) / ref);
+    float c, s;
+    rnd::cos_sin_turn(w, c, s);
+    const long double angle = 2 * 3.141592653589793238462643383279502884L * w / 4294967296.0L;
+    worst_trig = std::max({worst_trig, std::abs(c - std::cos(angle)), std::abs(s - std::sin(angle))});
+  };
+  for (std::uint64_t w = 0; w < (std::uint64_t(1) << 32); w += 65521) one(static_cast<std::uint32_t>(w));
+  for (std::uint32_t w : {0u, 1u, 2u, 0x3fffffffu, 0x40000000u, 0x20000000u, 0x1fffffffu,
+                          0x7fffffffu, 0x80000000u, 0xbfffffffu, 0xc0000000u, 0xffffffffu})
+    one(w);
+  BOOST_TEST_MESSAGE("box_muller: -2 log u within " << static_cast<double>(worst_log)
+                                                    << " relative, cos/sin within "
+                                                    << static_cast<double>(worst_trig));
+  BOOST_TEST(static_cast<double>(worst_log) < 2.5e-7);
+  BOOST_TEST(static_cast<double>(worst_trig) < 2e-7);
+  // The largest radius: u = 2^-33, 6.66 standard deviations.
+  BOOST_TEST(std::sqrt(rnd::minus_two_log_unit(0)) > 6.6f);
+  BOOST_TEST(rnd::minus_two_log_unit(0xffffffffu) >= 0.0f);
+}
+
+// The ziggurat's tables (ziggurat_tables.hpp): strips of equal area v,
+// each inner edge x_(i-1) = k_i w_i below the outer edge x_i, f = the
+// density at the outer edge, and the fast path taking 98.5% of values.
+BOOST_AUTO_TEST_CASE(ziggurat_tables) {
+  namespace rnd = cupp::detail::random;
+  constexpr double r = CUPP_ZIGGURAT_R, v = 0.00492867323399;
+  auto check = [&](auto tag, double bits) {
+    using T = decltype(tag);
+    double fast = 0;
+    for (unsigned i = 0; i < 256; ++i) {
+      const auto e = rnd::ziggurat_kw<T>(i);
+      const double x_out = static_cast<double>(e.w) * bits;  // the strip's outer edge
+      fast += static_cast<double>(e.k) / bits / 256;
+      BOOST_TEST(static_cast<double>(e.k) <= bits);
+      if (i == 0) {
+        BOOST_TEST(std::abs(x_out * std::exp(-0.5 * r * r) - v) < 1e-6 * v);  // v / f(r)
+        continue;
+      }
+      const double f = static_cast<double>(rnd::ziggurat_f<T>(i));
+      BOOST_TEST(std::abs(f - std::exp(-0.5 * x_out * x_out)) < 1e-6, "strip " << i);
+      if (i >= 2) {
+        const double x_in = static_cast<double>(rnd::ziggurat_kw<T>(i - 1).w) * bits;
+        BOOST_TEST(std::abs(static_cast<double>(e.k) / bits - x_in / x_out) < 1e-6, "strip " << i);
+        // Equal areas: x_out (f(x_in) - f(x_out)) = v.
+        BOOST_TEST(std::abs(x_out * (static_cast<double>(rnd::ziggurat_f<T>(i - 1)) - f) - v) <
+                       1e-5 * v,
+                   "strip " << i);
+      }
+    }
+    BOOST_TEST(std::abs(static_cast<double>(rnd::ziggurat_kw<T>(255).w) * bits - r) < 1e-6);
+    BOOST_TEST(fast > 0.985);
+  };
+  check(float{}, 0x1p23);
+  check(double{}, 0x1p52);
 }
 
 #if CUPP_TEST_DEVICE

@@ -5,6 +5,7 @@
 // host-side checks' messages against NumPy's. With CUPP_TEST_DEVICE=1 a
 // kernel draws the same elements on the GPU and must match the host bit for
 // bit. Goodness of fit against SciPy's CDFs lives elsewhere.
+#include <cupp/detail/random/count_tables.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/samplers_discrete.hpp>
 #include <cupp/detail/random/samplers_gamma.hpp>
@@ -272,6 +273,49 @@ BOOST_AUTO_TEST_CASE(binomial_moments) {
   }
 }
 
+// The inversion tables of poisson and binomial (count_tables.hpp): the
+// table's values are those of the walk without it (a sampler not bound, as
+// where an evaluation does not say where it runs) bit for bit, and their
+// moments are right; parameters outside the tables keep the rejection
+// methods (kmax < 0).
+BOOST_AUTO_TEST_CASE(count_tables) {
+  for (double lam : {1e-300, 0.01, 0.5, 3.0, 10.0, 33.3, 100.0, 700.0}) {
+    const auto walk = rnd::make_poisson_sampler<>(lam);
+    BOOST_TEST_REQUIRE(walk.table.kmax >= 0, "poisson" << params({lam}));
+    BOOST_TEST(walk.table.cdf == nullptr);
+    const auto table = walk.bind(-1);
+    BOOST_TEST_REQUIRE(table.table.cdf != nullptr);
+    // The table ends where the tail is below 2^-64, with F(kmax) = 1.
+    BOOST_TEST(table.table.cdf[table.table.kmax] == 1.0);
+    BOOST_TEST(table.table.kmax > lam);
+    const auto xs = draw_all(table);
+    BOOST_TEST(xs == draw_all(walk), "poisson" << params({lam}) << ": table and walk differ");
+    check_moments("poisson table" + params({lam}), xs, lam, lam, lam > 1e-100);
+    check_all("poisson table", xs, [](std::int64_t k) { return k >= 0; });
+  }
+  for (double lam : {0.0, 701.0, 1e6}) BOOST_TEST(rnd::make_poisson_sampler<>(lam).table.kmax < 0);
+  struct set {
+    std::int64_t n;
+    double p;
+  };
+  for (const set s : {set{1, 0.5}, {10, 0.3}, {100, 0.3}, {100, 0.7}, {1000, 0.999}, {5000, 0.01},
+                      {1000000, 1e-6}}) {
+    const ld n = static_cast<ld>(s.n);
+    const auto walk = rnd::make_binomial_sampler<>(s.n, s.p);
+    BOOST_TEST_REQUIRE(walk.table.kmax >= 0, "binomial" << params({n, s.p}));
+    const auto table = walk.bind(-1);
+    const auto xs = draw_all(table);
+    BOOST_TEST(xs == draw_all(walk), "binomial" << params({n, s.p}) << ": table and walk differ");
+    check_moments("binomial table" + params({n, s.p}), xs, n * s.p, n * s.p * (1 - s.p));
+    check_all("binomial table" + params({n, s.p}), xs,
+              [n = s.n](std::int64_t k) { return k >= 0 && k <= n; });
+  }
+  // Beyond the table's reach: (1 - p)^n underflows, or p is 0 or 1.
+  for (const set s : {set{1000000, 0.5}, {50, 0.0}, {50, 1.0}, {0, 0.5}})
+    BOOST_TEST(rnd::make_binomial_sampler<>(s.n, s.p).table.kmax < 0);
+  static_assert(std::is_trivially_copyable_v<rnd::binomial_sampler<>>);
+}
+
 BOOST_AUTO_TEST_CASE(negative_binomial_moments) {
   for (auto [n, p] : {std::pair{5.0, 0.3}, {0.5, 0.9}, {100.0, 0.01}, {1.0, 1.0}, {0.05, 0.5}}) {
     const auto xs = draw_all(rnd::negative_binomial_sampler<>{n, p});
@@ -457,10 +501,11 @@ __global__ void sample_kernel(D d, rnd::draw_site site, typename D::value_type* 
 }
 
 // The first n values of d on the device, bit for bit those of the host.
-template <class D>
-void check_device_matches_host(const std::string& what, const D& d, int n = 1 << 16) {
+template <class D, class H = D>
+void check_device_matches_host(const std::string& what, const D& d, const H& on_host,
+                               int n = 1 << 16) {
   using V = typename D::value_type;
-  const auto host = draw_all(d, n);
+  const auto host = draw_all(on_host, n);
   V* device = nullptr;
   BOOST_TEST_REQUIRE(cudaMalloc(&device, n * sizeof(V)) == cudaSuccess);
   sample_kernel<<<(n + 255) / 256, 256>>>(d, test_site(), device, n);
@@ -475,6 +520,10 @@ void check_device_matches_host(const std::string& what, const D& d, int n = 1 <<
                                << " values differ from the host's, first at " << first << " ("
                                << static_cast<double>(host[first < 0 ? 0 : first]) << " vs "
                                << static_cast<double>(back[first < 0 ? 0 : first]) << ")");
+}
+template <class D>
+void check_device_matches_host(const std::string& what, const D& d) {
+  check_device_matches_host(what, d, d);
 }
 
 }  // namespace
@@ -493,6 +542,15 @@ BOOST_AUTO_TEST_CASE(device_matches_host_bitwise) {
                             rnd::noncentral_chisquare_sampler<double>{0.5, 4.0});
   check_device_matches_host("noncentral_f(3, 20, 2)",
                             rnd::noncentral_f_sampler<double>{3.0, 20.0, 2.0});
+  // The tables as the device reads them, against the host's walk.
+  int device = 0;
+  BOOST_TEST_REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  check_device_matches_host("poisson(10), table", rnd::make_poisson_sampler<>(10.0).bind(device),
+                            rnd::make_poisson_sampler<>(10.0));
+  check_device_matches_host("poisson(0.5), walk", rnd::make_poisson_sampler<>(0.5));
+  check_device_matches_host("binomial(100, 0.7), table",
+                            rnd::make_binomial_sampler<>(100, 0.7).bind(device),
+                            rnd::make_binomial_sampler<>(100, 0.7));
   check_device_matches_host("poisson(3)", rnd::poisson_sampler<>{3.0});
   check_device_matches_host("poisson(50)", rnd::poisson_sampler<>{50.0});
   check_device_matches_host("binomial(100, 0.3)", rnd::binomial_sampler<>{100, 0.3});

@@ -82,6 +82,7 @@ void qr_factor(const qr_geometry& g, index_t count, ndarray<R, S>& h, ndarray<R,
     CUPP_NEEDS_NVCC(R);
 #endif
   } else {
+    (void)batched;  // the host factors matrix by matrix
 #if CUPP_HAVE_HOST_BLAS
     host_geqrf(g, count, h.data(), tau.data());
 #else

@@ -298,12 +298,12 @@ class basic_generator {
   template <class I = std::int64_t>
   auto poisson(double lam = 1.0, const shape_t& size = {}) {
     detail::check_poisson(lam);
-    return draw(detail::poisson_sampler<I>{lam}, size);
+    return draw(detail::make_poisson_sampler<I>(lam), size);
   }
   template <class I = std::int64_t>
   auto binomial(std::int64_t n, double p, const shape_t& size = {}) {
     detail::check_binomial(n, p);
-    return draw(detail::binomial_sampler<I>{n, p}, size);
+    return draw(detail::make_binomial_sampler<I>(n, p), size);
   }
   template <class I = std::int64_t>
   auto negative_binomial(double n, double p, const shape_t& size = {}) {

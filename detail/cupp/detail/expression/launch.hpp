@@ -127,6 +127,7 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
   index_t outer[max_ndim] = {};
   for (index_t o = 0; o < ls.n_outer; ++o, next_outer(ls, outer)) {
     lower_ctx L{st, ls.kd, ls.p.nd, outer, n_out};
+    L.device = on_device ? out0.device_id() : -1;
     const auto ev = e.template lower<typename E::value_type, N>(L);
     const auto w = [&] {
       if constexpr (n_out == 1) {

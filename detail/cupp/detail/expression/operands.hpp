@@ -89,6 +89,11 @@ struct lower_ctx {
   int nd = 1;                      // all planned dimensions
   const index_t* outer = nullptr;  // coordinates of dimensions kd .. nd-1
   int next = 1;                    // next slot to hand out (0: the output)
+  // Where the lowered expression runs: a device's ordinal, -1 for the host,
+  // -2 where the caller does not say. A generator that reads cached tables
+  // (a random draw's inverse cdf) binds them for that memory, and computes
+  // the same values without them where it is -2.
+  int device = -2;
 
   int take() { return next++; }
   index_t base(int slot) const {
@@ -259,7 +264,10 @@ struct generator_leaf {
   template <class To, int N>
   detail::generator_eval_for<G, N> lower(detail::lower_ctx& L) const {
     detail::generator_eval_for<G, N> e;
-    e.g = g;
+    if constexpr (requires { g.bind(L.device); })
+      e.g = g.bind(L.device);
+    else
+      e.g = g;
     for (int k = 0; k < K; ++k) {
       const int s = L.take();
       e.base[k] = base[k] + L.base(s);

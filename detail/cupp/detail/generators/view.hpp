@@ -34,6 +34,15 @@ struct reshaped {
   index_t st[coords][max_ndim];
   index_t base[coords];
 
+  // G's tables bound for where it runs (see lower_ctx::device).
+  reshaped bind(int device) const
+  requires requires(const G& x) { x.bind(device); }
+  {
+    reshaped r = *this;
+    r.g = g.bind(device);
+    return r;
+  }
+
   CUPP_HD value_type operator()(const index_t* pos) const {
     if (nd == 0) return g(pos);
     index_t q = pos[0];

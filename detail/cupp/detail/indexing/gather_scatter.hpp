@@ -559,6 +559,7 @@ void run_scatter(const ndarray<T, S>& dst, const gather_plan& p,
   index_t outer[max_ndim] = {};
   for (index_t o = 0; o < ls.n_outer; ++o, next_outer(ls, outer)) {
     lower_ctx L{st, ls.kd, ls.p.nd, outer, 2 + K};
+    L.device = on_device ? dst.device_id() : -1;
     const auto ev = e.template lower<typename E::value_type, N>(L);
     scatter_out<T, K, N, Op> w;
     w.dst = reinterpret_cast<char*>(dst.data()) + p.offset + L.base(1);

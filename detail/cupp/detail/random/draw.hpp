@@ -41,7 +41,10 @@ class element_words {
       buf_ = block_at(site_, index_, sub_++);
       used_ = 0;
     }
-    return buf_.w[used_++];
+    // Selects, not buf_.w[used_]: an array indexed by a variable would
+    // live in local memory, and every word would be a load from it.
+    const int u = used_++;
+    return u == 0 ? buf_.w[0] : u == 1 ? buf_.w[1] : u == 2 ? buf_.w[2] : buf_.w[3];
   }
   CUPP_HD std::uint64_t next64() {
     const std::uint64_t hi = next32();
@@ -94,6 +97,16 @@ struct draw_fn {
   static constexpr int block = D::per_block > 0 ? D::per_block : 1;
   D dist;
   draw_site site;
+
+  // A sampler with tables (count_tables.hpp) binds them for the memory of
+  // `device` (lower_ctx::device); others have nothing to bind.
+  draw_fn bind(int device) const
+  requires requires(const D& d) { d.bind(device); }
+  {
+    draw_fn r = *this;
+    r.dist = dist.bind(device);
+    return r;
+  }
 
   CUPP_HD value_type operator()(const index_t* pos) const {
     const auto p = static_cast<std::uint64_t>(pos[0]);

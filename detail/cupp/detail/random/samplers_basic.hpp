@@ -1,9 +1,8 @@
 // The samplers that make several values from one Philox block: uniforms,
-// Box-Muller normals, integers, and the distributions that are a closed
+// ziggurat normals, integers, and the distributions that are a closed
 // formula of one uniform or normal. A float value takes one 32-bit word, a
-// double two, so a block gives 4 floats or 2 doubles (a Box-Muller pair
-// takes two uniforms and gives two normals). All arithmetic goes through
-// exact_math (host and device give the same bits).
+// double two, so a block gives 4 floats or 2 doubles. All arithmetic goes
+// through exact_math (host and device give the same bits).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +11,8 @@
 #include <cupp/config.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/exact_math.hpp>
+#include <cupp/detail/random/box_muller.hpp>
+#include <cupp/detail/random/ziggurat.hpp>
 
 namespace cupp::detail::random {
 
@@ -31,22 +32,32 @@ CUPP_HD inline void block_units(const words4& b, T* u) {
   }
 }
 
-// Standard normal values of a block: Box-Muller on pairs of uniforms (a
-// float block holds two pairs, a double block one pair from four words).
+// Standard normal values of a block: float by Box-Muller on the block's
+// two pairs of words (box_muller.hpp, branch-free), double by the ziggurat
+// (ziggurat.hpp, two words a value). The few doubles that fail the
+// ziggurat's fast test continue, in order, on the words of the block's
+// extra counter (sub 1), so each value still depends on its block alone.
 template <class T>
-CUPP_HD inline void block_normals(const words4& b, T* z) {
-  auto pair = [](T u1, T u2, T* out) {
-    const T r = xm::sqrt(xm::mul(T(-2), xm::log(u1)));
-    T s, c;
-    xm::sincospi(xm::mul(T(2), u2), s, c);
-    out[0] = xm::mul(r, c);
-    out[1] = xm::mul(r, s);
-  };
+CUPP_HD inline void block_normals(const draw_site& site, std::uint64_t block, const words4& b,
+                                  T* z) {
   if constexpr (sizeof(T) <= 4) {
-    pair(open_unit_float(b.w[0]), unit_float(b.w[1]), z);
-    pair(open_unit_float(b.w[2]), unit_float(b.w[3]), z + 2);
+    float f[4];
+    box_muller_pair(b.w[0], b.w[1], f[0], f[1]);
+    box_muller_pair(b.w[2], b.w[3], f[2], f[3]);
+    for (int j = 0; j < 4; ++j) z[j] = static_cast<T>(f[j]);
   } else {
-    pair(open_unit_double(b.w[0], b.w[1]), unit_double(b.w[2], b.w[3]), z);
+    bool negative[2];
+    unsigned strip[2], slow = 0;
+    for (int j = 0; j < 2; ++j) {
+      const std::uint64_t r = (static_cast<std::uint64_t>(b.w[2 * j]) << 32) | b.w[2 * j + 1];
+      if (!ziggurat_fast<T>(r, z[j], strip[j], negative[j])) slow |= 1u << j;
+    }
+    if (slow == 0) return;
+    element_words more(site, block, 1);
+    // Unrolled, so that the per-value arrays stay in registers.
+    CUPP_UNROLL
+    for (int j = 0; j < 2; ++j)
+      if (slow & (1u << j)) z[j] = ziggurat_finish<T>(more, strip[j], negative[j], z[j]);
   }
 }
 
@@ -70,9 +81,10 @@ struct normal_map_sampler {
   using value_type = T;
   static constexpr int per_block = per_block_of<T>;
   F f;
-  CUPP_HD void from_block(const draw_site&, std::uint64_t, const words4& b, T* out) const {
+  CUPP_HD void from_block(const draw_site& site, std::uint64_t block, const words4& b,
+                          T* out) const {
     T z[per_block];
-    block_normals<T>(b, z);
+    block_normals<T>(site, block, b, z);
     for (int j = 0; j < per_block; ++j) out[j] = f(z[j]);
   }
 };
@@ -185,9 +197,10 @@ template <class T>
 struct cauchy_sampler {
   using value_type = T;
   static constexpr int per_block = per_block_of<T> / 2;
-  CUPP_HD void from_block(const draw_site&, std::uint64_t, const words4& b, T* out) const {
+  CUPP_HD void from_block(const draw_site& site, std::uint64_t block, const words4& b,
+                          T* out) const {
     T z[per_block_of<T>];
-    block_normals<T>(b, z);
+    block_normals<T>(site, block, b, z);
     for (int j = 0; j < per_block; ++j) out[j] = xm::div(z[2 * j], z[2 * j + 1]);
   }
 };

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <cupp/config.hpp>
+#include <cupp/detail/random/count_tables.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/exact_math.hpp>
 #include <cupp/detail/random/samplers_gamma.hpp>
@@ -276,13 +277,26 @@ CUPP_HD inline double negative_binomial_from(element_words& w, double n, double 
   return poisson_from(w, xm::mul(scale, standard_gamma_from<double>(w, n)));
 }
 
+// poisson(lam) and binomial(n, p) by inversion of a table (count_tables.hpp)
+// where make_poisson_sampler / make_binomial_sampler found one for the
+// parameters, by the rejection methods above otherwise (a sampler made
+// from the parameters alone, {lam} or {n, p}).
 template <class I = std::int64_t>
 struct poisson_sampler {
   using value_type = I;
   static constexpr int per_block = 0;
   double lam;
-  CUPP_HD I sample(element_words& w) const { return count_to<I>(poisson_from(w, lam)); }
+  count_table table{};
+  CUPP_HD I sample(element_words& w) const {
+    if (table.kmax >= 0) return static_cast<I>(table.draw(w.next_double()));
+    return count_to<I>(poisson_from(w, lam));
+  }
+  poisson_sampler bind(int device) const { return {lam, table.bound(device)}; }
 };
+template <class I = std::int64_t>
+poisson_sampler<I> make_poisson_sampler(double lam) {
+  return {lam, poisson_table(lam)};
+}
 
 template <class I = std::int64_t>
 struct binomial_sampler {
@@ -290,8 +304,20 @@ struct binomial_sampler {
   static constexpr int per_block = 0;
   std::int64_t n;
   double p;
-  CUPP_HD I sample(element_words& w) const { return count_to<I>(binomial_from(w, n, p)); }
+  count_table table{};  // of min(p, 1 - p): the count is reflected for p > 1/2
+  CUPP_HD I sample(element_words& w) const {
+    if (table.kmax >= 0) {
+      const std::int64_t k = table.draw(w.next_double());
+      return static_cast<I>(p > 0.5 ? n - k : k);
+    }
+    return count_to<I>(binomial_from(w, n, p));
+  }
+  binomial_sampler bind(int device) const { return {n, p, table.bound(device)}; }
 };
+template <class I = std::int64_t>
+binomial_sampler<I> make_binomial_sampler(std::int64_t n, double p) {
+  return {n, p, binomial_table(n, p > 0.5 ? 1.0 - p : p)};
+}
 
 template <class I = std::int64_t>
 struct negative_binomial_sampler {

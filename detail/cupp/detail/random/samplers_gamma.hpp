@@ -11,20 +11,16 @@
 #include <cupp/config.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/exact_math.hpp>
+#include <cupp/detail/random/ziggurat.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp::detail::random {
 
-// A standard normal by Box-Muller (Box and Muller, 1958) from two
-// uniforms: one value per pair, so that the words of an element never
-// carry state from one rejection attempt to the next. The radius takes
-// (0, 1] so that log never sees 0.
+// A standard normal by the ziggurat (ziggurat.hpp), one or two words of
+// the element's stream, more in the rare slow cases.
 template <class T>
 CUPP_HD T normal_from(element_words& w) {
-  const T u = w.next_open_unit<T>();
-  const T v = w.next_unit<T>();
-  const T radius = xm::sqrt(xm::mul(T(-2), xm::log(u)));
-  return xm::mul(radius, xm::cospi(xm::mul(T(2), v)));
+  return ziggurat_normal<T>(w);
 }
 
 // A standard exponential by inversion, -log(U) with U in (0, 1].
@@ -33,15 +29,29 @@ CUPP_HD T exponential_from(element_words& w) {
   return xm::sub(T(0), xm::log(w.next_open_unit<T>()));
 }
 
+// A gamma shape with the constants of Marsaglia and Tsang's method for it,
+// computed once per draw instead of once per value: d = s - 1/3 and
+// c = 1 / sqrt(9 d) for s' = s (s >= 1) or s + 1 (the boost below), and
+// 1 / s for the boost's power.
+template <class T>
+struct gamma_shape {
+  T shape{}, d{}, c{}, inv_shape{};
+  gamma_shape() = default;
+  CUPP_HD gamma_shape(T s) : shape(s) {  // NOLINT: converts, as the shape it stands for
+    constexpr T third = T(1) / T(3);     // folded at compile time, alike everywhere
+    const T boosted = s < T(1) ? xm::add(s, T(1)) : s;
+    d = xm::sub(boosted, third);
+    c = xm::div(T(1), xm::sqrt(xm::mul(T(9), d)));
+    inv_shape = s < T(1) ? xm::div(T(1), s) : T(0);
+  }
+};
+
 // Marsaglia and Tsang, "A simple method for generating gamma variables",
 // ACM TOMS 26(3), 2000: for shape >= 1, d * (1 + c X)^3 with X normal,
 // accepted by a squeeze that needs no logarithm 98% of the time and by the
 // exact log test otherwise.
 template <class T>
-CUPP_HD T marsaglia_tsang_from(element_words& w, T shape) {
-  constexpr T third = T(1) / T(3);  // folded at compile time, alike everywhere
-  const T d = xm::sub(shape, third);
-  const T c = xm::div(T(1), xm::sqrt(xm::mul(T(9), d)));
+CUPP_HD T marsaglia_tsang_from(element_words& w, T d, T c) {
   for (;;) {
     T x, v;
     do {
@@ -63,16 +73,22 @@ CUPP_HD T marsaglia_tsang_from(element_words& w, T shape) {
 // Gamma(shape) for U uniform on (0, 1]; shape = 1 is an exponential and
 // shape = 0 the point mass at 0, as NumPy has them. A NaN shape gives NaN.
 template <class T>
-CUPP_HD T standard_gamma_from(element_words& w, T shape) {
+CUPP_HD T standard_gamma_from(element_words& w, const gamma_shape<T>& g) {
+  const T shape = g.shape;
   if (!(shape == shape)) return shape;
   if (shape == T(0)) return T(0);
   if (shape == T(1)) return exponential_from<T>(w);
   if (shape < T(1)) {
-    const T g = marsaglia_tsang_from<T>(w, xm::add(shape, T(1)));
+    const T x = marsaglia_tsang_from<T>(w, g.d, g.c);
     const T u = w.next_open_unit<T>();
-    return xm::mul(g, xm::pow(u, xm::div(T(1), shape)));
+    return xm::mul(x, xm::pow(u, g.inv_shape));
   }
-  return marsaglia_tsang_from<T>(w, shape);
+  return marsaglia_tsang_from<T>(w, g.d, g.c);
+}
+// A shape that varies from value to value (the mixtures).
+template <class T>
+CUPP_HD T standard_gamma_from(element_words& w, T shape) {
+  return standard_gamma_from<T>(w, gamma_shape<T>(shape));
 }
 
 // Beta(a, b) as NumPy chooses: Jöhnk's algorithm (Jöhnk, "Erzeugung von
@@ -134,7 +150,7 @@ template <class T = double>
 struct standard_gamma_sampler {
   using value_type = T;
   static constexpr int per_block = 0;
-  T shape;
+  gamma_shape<T> shape;
   CUPP_HD T sample(element_words& w) const { return standard_gamma_from<T>(w, shape); }
 };
 
@@ -142,7 +158,8 @@ template <class T = double>
 struct gamma_sampler {
   using value_type = T;
   static constexpr int per_block = 0;
-  T shape, scale;
+  gamma_shape<T> shape;
+  T scale;
   CUPP_HD T sample(element_words& w) const {
     return xm::mul(scale, standard_gamma_from<T>(w, shape));
   }

@@ -105,6 +105,7 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
   constexpr int N = on_device ? device_chunk(E::max_itemsize > 16 ? 16 : E::max_itemsize)
                               : host_chunk(E::max_itemsize);
   lower_ctx L{st, pl.nd, pl.nd, nullptr, 1};
+  L.device = on_device ? out.device_id() : -1;
   const auto ev = e.template lower<typename E::value_type, N>(L);
   L.kernel_strides(0, w.st);
   position_eval pos;
