@@ -438,9 +438,11 @@ BOOST_AUTO_TEST_CASE(box_muller_pieces) {
     float c, s;
     rnd::cos_sin_turn(w, c, s);
     const long double angle = 2 * 3.141592653589793238462643383279502884L * w / 4294967296.0L;
-    worst_trig = std::max({worst_trig, std::abs(c - std::cos(angle)), std::abs(s - std::sin(angle))});
+    worst_trig =
+        std::max({worst_trig, std::abs(c - std::cos(angle)), std::abs(s - std::sin(angle))});
   };
-  for (std::uint64_t w = 0; w < (std::uint64_t(1) << 32); w += 65521) one(static_cast<std::uint32_t>(w));
+  for (std::uint64_t w = 0; w < (std::uint64_t(1) << 32); w += 65521)
+    one(static_cast<std::uint32_t>(w));
   for (std::uint32_t w : {0u, 1u, 2u, 0x3fffffffu, 0x40000000u, 0x20000000u, 0x1fffffffu,
                           0x7fffffffu, 0x80000000u, 0xbfffffffu, 0xc0000000u, 0xffffffffu})
     one(w);
@@ -462,6 +464,9 @@ BOOST_AUTO_TEST_CASE(ziggurat_tables) {
   constexpr double r = CUPP_ZIGGURAT_R, v = 0.00492867323399;
   auto check = [&](auto tag, double bits) {
     using T = decltype(tag);
+    // The float tables' values are rounded to float: f to 6e-8 relative,
+    // which the areas' differences of f magnify.
+    const double area_tolerance = sizeof(T) == 4 ? 1e-4 : 1e-9;
     double fast = 0;
     for (unsigned i = 0; i < 256; ++i) {
       const auto e = rnd::ziggurat_kw<T>(i);
@@ -479,7 +484,7 @@ BOOST_AUTO_TEST_CASE(ziggurat_tables) {
         BOOST_TEST(std::abs(static_cast<double>(e.k) / bits - x_in / x_out) < 1e-6, "strip " << i);
         // Equal areas: x_out (f(x_in) - f(x_out)) = v.
         BOOST_TEST(std::abs(x_out * (static_cast<double>(rnd::ziggurat_f<T>(i - 1)) - f) - v) <
-                       1e-5 * v,
+                       area_tolerance * v,
                    "strip " << i);
       }
     }

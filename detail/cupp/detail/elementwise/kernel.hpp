@@ -116,12 +116,31 @@ struct const_eval {
   CUPP_HD void load_dense(regs&, index_t) const {}
 };
 
+// Blocks of 256 threads each SM must be able to hold: bounds the registers
+// a kernel may use, trading them for occupancy, which hides the latency of
+// memory and of long math functions.
+#ifndef CUPP_ELEMENTWISE_MIN_BLOCKS
+#define CUPP_ELEMENTWISE_MIN_BLOCKS 6
+#endif
+
+// The resident blocks an evaluator asks of the kernel: one whose chunk
+// needs more registers than the default leaves (a gather's index
+// arithmetic) asks for fewer blocks rather than spill to local memory.
+template <class E>
+constexpr int eval_min_blocks() {
+  if constexpr (requires { E::min_blocks; })
+    return E::min_blocks;
+  else
+    return CUPP_ELEMENTWISE_MIN_BLOCKS;
+}
+
 // A generator: a function of K linear positions, each an affine function of
 // the element's coordinates (arange, linspace, eye, indices ...).
 template <class G, int N>
 struct generator_eval {
   using value_type = typename G::value_type;
   static constexpr int K = G::coords;
+  static constexpr int min_blocks = eval_min_blocks<G>();
   struct regs {
     index_t pos[K];
   };
@@ -155,6 +174,7 @@ template <class G, int N>
 struct block_generator_eval {
   using value_type = typename G::value_type;
   static constexpr int B = G::block;
+  static constexpr int min_blocks = eval_min_blocks<G>();
   struct regs {
     value_type v[N];
   };
@@ -254,24 +274,6 @@ CUPP_HD inline const auto& regs_at(const R& r) {
     return r.head;
   else
     return regs_at<I - 1>(r.tail);
-}
-
-// Blocks of 256 threads each SM must be able to hold: bounds the registers
-// a kernel may use, trading them for occupancy, which hides the latency of
-// memory and of long math functions.
-#ifndef CUPP_ELEMENTWISE_MIN_BLOCKS
-#define CUPP_ELEMENTWISE_MIN_BLOCKS 6
-#endif
-
-// The resident blocks an evaluator asks of the kernel: one whose chunk
-// needs more registers than the default leaves (a gather's index
-// arithmetic) asks for fewer blocks rather than spill to local memory.
-template <class E>
-constexpr int eval_min_blocks() {
-  if constexpr (requires { E::min_blocks; })
-    return E::min_blocks;
-  else
-    return CUPP_ELEMENTWISE_MIN_BLOCKS;
 }
 
 // A ufunc applied to its operands: each operand's value is cast to the type

@@ -28,6 +28,7 @@ template <class G>
 struct reshaped {
   using value_type = typename G::value_type;
   static constexpr int coords = G::coords;
+  static constexpr int min_blocks = eval_min_blocks<G>();
   G g;
   int nd = 0;
   index_t ext[max_ndim];
@@ -35,8 +36,7 @@ struct reshaped {
   index_t base[coords];
 
   // G's tables bound for where it runs (see lower_ctx::device).
-  reshaped bind(int device) const
-  requires requires(const G& x) { x.bind(device); }
+  reshaped bind(int device) const requires requires(const G& x) { x.bind(device); }
   {
     reshaped r = *this;
     r.g = g.bind(device);

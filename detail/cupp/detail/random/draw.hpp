@@ -95,13 +95,22 @@ struct draw_fn {
   using value_type = typename D::value_type;
   static constexpr int coords = 1;
   static constexpr int block = D::per_block > 0 ? D::per_block : 1;
+  // Registers for the element-wise kernel (its min_blocks, 256 threads a
+  // block): a rejection sampler's loops and elementary functions spill to
+  // local memory under the default budget of 40 registers, so it asks for
+  // 128; a block sampler keeps the default unless it says otherwise.
+  static constexpr int min_blocks = [] {
+    if constexpr (requires { D::min_blocks; })
+      return D::min_blocks;
+    else
+      return D::per_block > 0 ? 6 : 2;
+  }();
   D dist;
   draw_site site;
 
   // A sampler with tables (count_tables.hpp) binds them for the memory of
   // `device` (lower_ctx::device); others have nothing to bind.
-  draw_fn bind(int device) const
-  requires requires(const D& d) { d.bind(device); }
+  draw_fn bind(int device) const requires requires(const D& d) { d.bind(device); }
   {
     draw_fn r = *this;
     r.dist = dist.bind(device);

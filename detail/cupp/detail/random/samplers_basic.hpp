@@ -67,6 +67,8 @@ template <class T, class F, bool Open>
 struct uniform_map_sampler {
   using value_type = T;
   static constexpr int per_block = per_block_of<T>;
+  // float64's elementary functions spill under the default 40 registers.
+  static constexpr int min_blocks = sizeof(T) > 4 ? 4 : 6;
   F f;
   CUPP_HD void from_block(const draw_site&, std::uint64_t, const words4& b, T* out) const {
     T u[per_block];
@@ -80,6 +82,7 @@ template <class T, class F>
 struct normal_map_sampler {
   using value_type = T;
   static constexpr int per_block = per_block_of<T>;
+  static constexpr int min_blocks = 4;  // 64 registers: four normals and their functions
   F f;
   CUPP_HD void from_block(const draw_site& site, std::uint64_t block, const words4& b,
                           T* out) const {
@@ -197,6 +200,7 @@ template <class T>
 struct cauchy_sampler {
   using value_type = T;
   static constexpr int per_block = per_block_of<T> / 2;
+  static constexpr int min_blocks = 4;
   CUPP_HD void from_block(const draw_site& site, std::uint64_t block, const words4& b,
                           T* out) const {
     T z[per_block_of<T>];
@@ -227,6 +231,7 @@ template <class T>
 struct integers_sampler {
   using value_type = T;
   static constexpr int per_block = 2;
+  static constexpr int min_blocks = 4;  // the 64-bit products spill under 40 registers
   T low;
   std::uint64_t span;
 
