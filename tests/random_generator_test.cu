@@ -140,6 +140,34 @@ BOOST_AUTO_TEST_CASE(a_draw_does_not_depend_on_how_it_is_evaluated) {
   BOOST_TEST(same_bits(values(after), values(part2)));
 }
 
+// poisson and binomial read their inversion tables where an evaluation
+// says where it runs (a stored draw, a fused expression, a reduction) and
+// walk the same sums where it does not (a cumulative sum): the same counts.
+template <class Draw>
+void same_counts_everywhere(const std::string& what, Draw draw) {
+  auto a = cupp::host::random::default_rng(5), b = cupp::host::random::default_rng(5),
+       c = cupp::host::random::default_rng(5), d = cupp::host::random::default_rng(5);
+  const cupp::host::ndarray<std::int64_t> stored = draw(a);
+  const auto v = values(stored);
+  const cupp::host::ndarray<std::int64_t> fused = draw(b) * 2 + 1;
+  const cupp::host::ndarray<std::int64_t> scanned = cupp::cumsum(draw(c));
+  const std::int64_t total = cupp::sum(draw(d)).item();
+  std::int64_t run = 0;
+  int bad = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    run += v[i];
+    bad += fused.data()[i] != 2 * v[i] + 1 || scanned.data()[i] != run;
+  }
+  BOOST_TEST(bad == 0, what << ": " << bad << " values differ");
+  BOOST_TEST(total == run, what);
+}
+BOOST_AUTO_TEST_CASE(count_tables_give_the_same_counts_everywhere) {
+  const shape_t s{3000};
+  same_counts_everywhere("poisson(10)", [&](auto& rng) { return rng.poisson(10.0, s); });
+  same_counts_everywhere("binomial(100, 0.3)",
+                         [&](auto& rng) { return rng.binomial(100, 0.3, s); });
+}
+
 BOOST_AUTO_TEST_CASE(state_jumped_and_spawned_streams) {
   auto rng = cupp::host::random::default_rng(3);
   (void)rng.random(shape_t{5});
