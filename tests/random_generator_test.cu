@@ -18,6 +18,8 @@
 #include <tuple>
 #include <vector>
 
+#include "random_checks.hpp"
+
 #if CUPP_TEST_DEVICE
 #include <curand_kernel.h>
 #endif
@@ -33,20 +35,8 @@ std::vector<T> values(const cupp::host::ndarray<T>& a) {
   return a.to_vector();
 }
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-template <class F>
-void throws_with(F&& f, const std::string& message) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected: " << message);
-  } catch (const std::exception& e) {
-    BOOST_TEST(std::string(e.what()) == message);
-  }
-}
+using cupp_test::same_bits;
+using cupp_test::throws_with;
 
 #if CUPP_TEST_DEVICE
 __global__ void curand_philox_kernel(const uint4* counters, uint2 key, uint4* out, int n) {

@@ -19,6 +19,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "random_checks.hpp"
+
 using cupp::index_t;
 using cupp::shape_t;
 
@@ -37,20 +39,8 @@ std::vector<T> values(const cupp::ndarray<T>& a) {
 }
 #endif
 
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-template <class F>
-void throws_with(F&& f, const std::string& message) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected: " << message);
-  } catch (const std::exception& e) {
-    BOOST_TEST(std::string(e.what()) == message);
-  }
-}
+using cupp_test::same_bits;
+using cupp_test::throws_with;
 
 // The host's module and RandomState, or the device's: the same tests run
 // on both.

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "random_checks.hpp"
+
 namespace rr = cupp::random::detail;
 using cupp::index_t;
 using cupp::shape_t;
@@ -37,15 +39,8 @@ std::vector<T> values(const cupp::ndarray<T, S>& a) {
   return a.to_vector();
 }
 
-template <class F>
-void throws_with(F&& f, const std::string& message) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected: " << message);
-  } catch (const std::exception& e) {
-    BOOST_TEST(std::string(e.what()) == message);
-  }
-}
+using cupp_test::same_bits;
+using cupp_test::throws_with;
 
 // Sample means and covariances of n rows of k values, with the standard
 // errors of each estimate taken from the sample itself (the spread of x_i

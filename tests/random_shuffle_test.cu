@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "random_checks.hpp"
+
 namespace rd = cupp::random::detail;
 namespace rnd = cupp::detail::random;
 using cupp::host_space;
@@ -64,15 +66,8 @@ bool is_permutation_of_range(std::vector<i64> v) {
   return true;
 }
 
-template <class F>
-void throws_with(F&& f, const std::string& message) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected: " << message);
-  } catch (const std::exception& e) {
-    BOOST_TEST(std::string(e.what()) == message);
-  }
-}
+using cupp_test::same_bits;
+using cupp_test::throws_with;
 
 }  // namespace
 
