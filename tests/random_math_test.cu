@@ -2,8 +2,8 @@
 // (cupp/detail/random/exact_math.hpp): accuracy of every function against
 // long double references over grids, random points and edges, C's special
 // values, and (CUPP_TEST_DEVICE) bitwise agreement of the GPU with the host.
-#include <cupp/detail/random/box_muller.hpp>
 #include <cupp/detail/random/exact_math.hpp>
+#include <cupp/detail/random/normal_quantile.hpp>
 #include <cupp/detail/random/ziggurat.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -424,36 +424,59 @@ BOOST_AUTO_TEST_CASE(sincospi_matches) {
   BOOST_TEST(bad == 0);
 }
 
-// The float Box-Muller's pieces (box_muller.hpp) against long double over
-// a sweep of words and the ends of the ranges.
-BOOST_AUTO_TEST_CASE(box_muller_pieces) {
+// The float normal by inversion (normal_quantile.hpp) against the quantile
+// found by Newton's method on long double erfc, over a sweep of words and
+// every piece's first and last word, and symmetric in the sign bit.
+BOOST_AUTO_TEST_CASE(normal_quantile_pieces) {
   namespace rnd = cupp::detail::random;
-  long double worst_log = 0, worst_trig = 0;
-  auto one = [&](std::uint32_t w) {
-    const float got = rnd::minus_two_log_unit(w);
-    const long double u =
-        static_cast<long double>(std::fma(static_cast<float>(w), 0x1p-32f, 0x1p-33f));
-    const long double ref = -2 * std::log(u);
-    if (ref > 0) worst_log = std::max(worst_log, std::abs(got - ref) / ref);
-    float c, s;
-    rnd::cos_sin_turn(w, c, s);
-    const long double angle = 2 * 3.141592653589793238462643383279502884L * w / 4294967296.0L;
-    worst_trig =
-        std::max({worst_trig, std::abs(c - std::cos(angle)), std::abs(s - std::sin(angle))});
+  auto quantile = [](long double u) {  // Phi^-1(u) for u in (0, 1/2]
+    const long double sqrt2 = 1.414213562373095048801688724209698079L;
+    const long double inv_sqrt_2pi = 0.398942280401432677939946059934381868L;
+    // Phi is convex below 0, so Newton's steps from 0 fall monotonically to
+    // the root.
+    long double z = 0;
+    for (int i = 0; i < 200; ++i) {
+      const long double step =
+          (0.5L * std::erfc(-z / sqrt2) - u) / (inv_sqrt_2pi * std::exp(-0.5L * z * z));
+      z -= step;
+      if (std::abs(step) < 1e-18L * std::max(1.0L, std::abs(z))) break;
+    }
+    return z;
   };
-  for (std::uint64_t w = 0; w < (std::uint64_t(1) << 32); w += 65521)
-    one(static_cast<std::uint32_t>(w));
-  for (std::uint32_t w : {0u, 1u, 2u, 0x3fffffffu, 0x40000000u, 0x20000000u, 0x1fffffffu,
-                          0x7fffffffu, 0x80000000u, 0xbfffffffu, 0xc0000000u, 0xffffffffu})
-    one(w);
-  BOOST_TEST_MESSAGE("box_muller: -2 log u within " << static_cast<double>(worst_log)
-                                                    << " relative, cos/sin within "
-                                                    << static_cast<double>(worst_trig));
-  BOOST_TEST(static_cast<double>(worst_log) < 2.5e-7);
-  BOOST_TEST(static_cast<double>(worst_trig) < 2e-7);
-  // The largest radius: u = 2^-33, 6.66 standard deviations.
-  BOOST_TEST(std::sqrt(rnd::minus_two_log_unit(0)) > 6.6f);
-  BOOST_TEST(rnd::minus_two_log_unit(0xffffffffu) >= 0.0f);
+  double worst = 0;
+  int asymmetric = 0;
+  auto one = [&](std::uint32_t m) {  // m: the 31 bits below the sign
+    const float got = rnd::normal_from_word(m), neg = rnd::normal_from_word(m | 0x80000000u);
+    asymmetric += !same_bits(neg, -got);
+    const long double ref = -quantile((2.0L * m + 1) * 0x1p-33L);
+    const float scale = std::max(std::abs(static_cast<float>(ref)), 0.0625f);
+    const double ulp = std::nextafter(scale, 1e30f) - scale;
+    worst = std::max(worst, static_cast<double>(std::abs(got - ref)) / ulp);
+  };
+  for (std::uint32_t m = 0; m < 0x80000000u; m += 32749) one(m);
+  // Each piece's ends: v = 2m + 1 in [2^(31-k) + j 2^(27-k), ... + 2^(27-k)).
+  auto visit = [&](std::uint64_t v_first, std::uint64_t v_last) {  // odd, increasing
+    const std::uint32_t m_first = static_cast<std::uint32_t>(v_first / 2);
+    const std::uint32_t m_last = static_cast<std::uint32_t>(v_last / 2);
+    one(m_first);
+    one(m_last);
+  };
+  for (int k = 31; k >= 0; --k) {
+    const std::uint64_t low = std::uint64_t(1) << (31 - k);
+    if (k >= 27) {  // at most one odd word a piece
+      for (std::uint64_t v = low | 1; v < 2 * low; v += 2) visit(v, v);
+      continue;
+    }
+    const std::uint64_t width = std::uint64_t(1) << (27 - k);
+    for (std::uint64_t j = 0; j < 16; ++j) visit(low + j * width + 1, low + (j + 1) * width - 1);
+  }
+  BOOST_TEST_MESSAGE("normal_from_word: within " << worst << " ulp of max(|z|, 1/16)");
+  BOOST_TEST(worst < 2.0);
+  BOOST_TEST(asymmetric == 0);
+  // The tails: u = 2^-33 gives 6.338 standard deviations; u near 1/2 gives 0.
+  BOOST_TEST(std::abs(rnd::normal_from_word(0) - 6.33796f) < 1e-5f);
+  BOOST_TEST(rnd::normal_from_word(0x80000000u) == -rnd::normal_from_word(0));
+  BOOST_TEST(std::abs(rnd::normal_from_word(0x7fffffffu)) < 1e-8f);
 }
 
 // The ziggurat's tables (ziggurat_tables.hpp): strips of equal area v,

@@ -145,7 +145,7 @@ class basic_generator {
   template <class T = double>
   auto standard_normal(const shape_t& size = {}) {
     static_assert(detail::is_real_v<T>, "standard_normal: the dtype must be float32 or float64");
-    return normal_draw<T>(detail::normal_fn<T>{T(0), T(1)}, size);
+    return normal_draw<T>(detail::standard_normal_fn<T>{}, size);
   }
   template <class T, class AS>
   void standard_normal(const ndarray<T, AS>& out) {

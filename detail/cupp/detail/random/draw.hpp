@@ -1,6 +1,6 @@
 // How a draw turns Philox blocks into values. A draw of n values reads the
 // blocks base, base + 1, ... of its generator's stream: a sampler that
-// makes several values from one block (uniforms, Box-Muller normals) gives
+// makes several values from one block (uniforms, float normals) gives
 // value p from block p / per_block; a sampler that needs an unknown number
 // of words (rejection) gives value p from the words of its own index p,
 // block after block (the 32-bit `sub` word of the counter counts them).

@@ -11,7 +11,7 @@
 #include <cupp/config.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/exact_math.hpp>
-#include <cupp/detail/random/box_muller.hpp>
+#include <cupp/detail/random/normal_quantile.hpp>
 #include <cupp/detail/random/ziggurat.hpp>
 
 namespace cupp::detail::random {
@@ -32,8 +32,8 @@ CUPP_HD inline void block_units(const words4& b, T* u) {
   }
 }
 
-// Standard normal values of a block: float by Box-Muller on the block's
-// two pairs of words (box_muller.hpp, branch-free), double by the ziggurat
+// Standard normal values of a block: float by inversion, one word a value
+// (normal_quantile.hpp, branch-free), double by the ziggurat
 // (ziggurat.hpp, two words a value). The few doubles that fail the
 // ziggurat's fast test continue, in order, on the words of the block's
 // extra counter (sub 1), so each value still depends on its block alone.
@@ -41,10 +41,7 @@ template <class T>
 CUPP_HD inline void block_normals(const draw_site& site, std::uint64_t block, const words4& b,
                                   T* z) {
   if constexpr (sizeof(T) <= 4) {
-    float f[4];
-    box_muller_pair(b.w[0], b.w[1], f[0], f[1]);
-    box_muller_pair(b.w[2], b.w[3], f[2], f[3]);
-    for (int j = 0; j < 4; ++j) z[j] = static_cast<T>(f[j]);
+    for (int j = 0; j < 4; ++j) z[j] = static_cast<T>(normal_from_word(b.w[j]));
   } else {
     bool negative[2];
     unsigned strip[2], slow = 0;
@@ -182,7 +179,12 @@ struct triangular_fn {
   }
 };
 
+// z itself (standard_normal: without normal_fn's two operations a value);
 // loc + scale * z (normal); exp(mean + sigma * z) (lognormal).
+template <class T>
+struct standard_normal_fn {
+  CUPP_HD T operator()(T z) const { return z; }
+};
 template <class T>
 struct normal_fn {
   T loc, scale;
