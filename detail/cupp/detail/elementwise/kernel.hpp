@@ -134,6 +134,19 @@ constexpr int eval_min_blocks() {
     return CUPP_ELEMENTWISE_MIN_BLOCKS;
 }
 
+// How many times device_chunk's elements a thread takes at once for an
+// expression (its chunk_scale, 1 unless it says otherwise): a random draw
+// computes its values rather than loading them, so the per-chunk work of
+// the loop (bounds, alignment, addresses) weighs on it as it does not on a
+// load, and it asks for wider chunks.
+template <class X>
+constexpr int chunk_scale_of() {
+  if constexpr (requires { X::chunk_scale; })
+    return X::chunk_scale;
+  else
+    return 1;
+}
+
 // A generator: a function of K linear positions, each an affine function of
 // the element's coordinates (arange, linspace, eye, indices ...).
 template <class G, int N>

@@ -108,7 +108,7 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
   constexpr int n_out = sizeof...(T);
   constexpr int widest = std::max({E::max_itemsize, static_cast<int>(sizeof(T))...});
   constexpr bool on_device = std::is_same_v<S, device_space>;
-  constexpr int N = on_device ? device_chunk(widest) : host_chunk(widest);
+  constexpr int N = on_device ? device_chunk(widest) * chunk_scale_of<E>() : host_chunk(widest);
   const auto& out0 = std::get<0>(outs);
   const shape_t& shape = out0.shape();
   std::apply(

@@ -252,6 +252,7 @@ struct generator_leaf {
   static constexpr int K = G::coords;
   static constexpr int slots = K;
   static constexpr int max_itemsize = sizeof(value_type);
+  static constexpr int chunk_scale = detail::chunk_scale_of<G>();
   G g;
   shape_t shape_;
   std::array<strides_t, K> st;  // per coordinate, in positions

@@ -105,6 +105,16 @@ struct draw_fn {
     else
       return D::per_block > 0 ? 6 : 2;
   }();
+  // A sampler bound by arithmetic may ask for chunks of 32 bytes instead
+  // of 16 (D::chunk_scale = 2): the loop's own instructions per chunk were a
+  // quarter of a float normal's. A bare draw only; in a larger expression
+  // the chunk stays the expression's.
+  static constexpr int chunk_scale = [] {
+    if constexpr (requires { D::chunk_scale; })
+      return D::chunk_scale;
+    else
+      return 1;
+  }();
   D dist;
   draw_site site;
 
@@ -123,7 +133,14 @@ struct draw_fn {
       value_type v[block];
       const std::uint64_t b = p / block;
       dist.from_block(site, b, block_at(site, b), v);
-      return v[p % block];
+      // A select, not v[p % block]: a computed index would put v in local
+      // memory.
+      const auto j = static_cast<int>(p % block);
+      value_type out = v[0];
+      CUPP_UNROLL
+      for (int i = 1; i < block; ++i)
+        if (i == j) out = v[i];
+      return out;
     } else {
       element_words w(site, p);
       return dist.sample(w);

@@ -66,6 +66,9 @@ struct uniform_map_sampler {
   static constexpr int per_block = per_block_of<T>;
   // float64's elementary functions spill under the default 40 registers.
   static constexpr int min_blocks = sizeof(T) > 4 ? 4 : 6;
+  // Wider chunks: float64 exponential 0.360 -> 0.332 ms on an H100; a float
+  // uniform, bound by memory, lost (0.397 -> 0.490 ms).
+  static constexpr int chunk_scale = sizeof(T) > 4 ? 2 : 1;
   F f;
   CUPP_HD void from_block(const draw_site&, std::uint64_t, const words4& b, T* out) const {
     T u[per_block];
@@ -80,6 +83,9 @@ struct normal_map_sampler {
   using value_type = T;
   static constexpr int per_block = per_block_of<T>;
   static constexpr int min_blocks = 4;  // 64 registers: four normals and their functions
+  // Wider chunks for the float normal, bound by arithmetic: 0.532 -> 0.462
+  // ms for 2^28 on an H100.
+  static constexpr int chunk_scale = sizeof(T) > 4 ? 1 : 2;
   F f;
   CUPP_HD void from_block(const draw_site& site, std::uint64_t block, const words4& b,
                           T* out) const {
@@ -234,6 +240,8 @@ struct integers_sampler {
   using value_type = T;
   static constexpr int per_block = 2;
   static constexpr int min_blocks = 4;  // the 64-bit products spill under 40 registers
+  // Wider chunks: int64 0.273 -> 0.237 ms for 2^26 on an H100.
+  static constexpr int chunk_scale = sizeof(T) > 4 ? 2 : 1;
   T low;
   std::uint64_t span;
 

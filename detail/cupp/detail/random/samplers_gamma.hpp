@@ -150,6 +150,9 @@ template <class T = double>
 struct standard_gamma_sampler {
   using value_type = T;
   static constexpr int per_block = 0;
+  // 64 registers (four blocks of 256 threads) hold the loop without
+  // spilling (cuobjdump), where rejection samplers default to 128.
+  static constexpr int min_blocks = 4;
   gamma_shape<T> shape;
   CUPP_HD T sample(element_words& w) const { return standard_gamma_from<T>(w, shape); }
 };
@@ -158,6 +161,9 @@ template <class T = double>
 struct gamma_sampler {
   using value_type = T;
   static constexpr int per_block = 0;
+  // 64 registers (four blocks of 256 threads) hold the loop without
+  // spilling (cuobjdump), where rejection samplers default to 128.
+  static constexpr int min_blocks = 4;
   gamma_shape<T> shape;
   T scale;
   CUPP_HD T sample(element_words& w) const {
