@@ -26,4 +26,4 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake"
 install(FILES "${PROJECT_BINARY_DIR}/cuppConfig.cmake"
               "${PROJECT_BINARY_DIR}/cuppConfigVersion.cmake" cmake/CuppToolchain.cmake
               cmake/CuppArchitectures.cmake cmake/CuppLinalg.cmake
-              cmake/CuppNccl.cmake cmake/CuppRandom.cmake DESTINATION "${CUPP_CONFIG_DIR}")
+              cmake/CuppNccl.cmake cmake/CuppRandom.cmake cmake/CuppKernels.cmake DESTINATION "${CUPP_CONFIG_DIR}")

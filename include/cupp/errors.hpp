@@ -6,6 +6,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cupp {
 
@@ -61,7 +62,9 @@ namespace linalg {
 // and throws linalg_error for a singular matrix, one that is not positive
 // definite or a factorisation that does not converge: NumPy's behaviour and
 // cupp's default. On the device the read waits for the stream.
-inline bool checks_errors() noexcept { return ::cupp::detail::linalg_unchecked_depth() == 0; }
+inline bool checks_errors() noexcept {
+  return ::cupp::detail::linalg_unchecked_depth() == 0;
+}
 
 // A scope in which this thread's linear algebra does not read the solvers'
 // status, so that device calls stay asynchronous (CuPy's default): a
@@ -86,6 +89,19 @@ class zero_division_error : public std::domain_error {
 class io_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// cupy.cuda.compiler.CompileException: the source of a run-time kernel
+// (<cupp/kernels.hpp>) did not compile. what() gives NVRTC's log followed by
+// the source lines it points at; log() is NVRTC's log alone.
+class compile_error : public std::runtime_error {
+ public:
+  compile_error(const std::string& message, std::string log)
+      : std::runtime_error(message), log_(std::move(log)) {}
+  const std::string& log() const noexcept { return log_; }
+
+ private:
+  std::string log_;
 };
 
 // cupy.cuda.memory.OutOfMemoryError: the allocator could not satisfy a

@@ -1,0 +1,120 @@
+// Run-time kernels (<cupp/kernels.hpp>): ms per call of
+//   raw_kernel.launch.1000   a cached RawKernel launch over 1000 float32
+//                            (z = x + y), beside cudaLaunchKernel of the same
+//                            code loaded by hand (the floor of a launch)
+//   raw_kernel.compile.first NVRTC's first compile of a small kernel (a new
+//                            source each call, CUPP_CACHE_IN_MEMORY=1)
+//   raw_kernel.disk_hit      a new RawKernel whose code is in the disk cache
+//                            and not in memory: read, check, load, launch
+// cupy_kernels.py times the same with CuPy.
+//   bench_kernels [--runs 7] [--loop-ms 20] [--only SUBSTRING] [--json FILE]
+#include <cupp/cupp.hpp>
+#include <cupp/kernels.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <filesystem>
+#include <string>
+
+#include "bench_rows.hpp"
+
+using bench_rows::bench_run;
+using bench_rows::options;
+namespace dk = cupp::detail::kernels;
+
+namespace {
+
+const std::string add_source = R"(
+extern "C" __global__ void add(const float* x, const float* y, float* z, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) z[i] = x[i] + y[i];
+}
+)";
+
+void launch_row(bench_run& b) {
+  if (!b.wanted("raw_kernel.launch.1000")) return;
+  auto& r = b.start("raw_kernel.launch.1000", "RawKernel over 1000 float32, cached");
+  int n = 1000;
+  const cupp::ndarray<float> x = cupp::arange<float>(n), y = cupp::ones<float>({n});
+  cupp::ndarray<float> z = cupp::empty<float>({n});
+  cupp::RawKernel add(add_source, "add");
+  const dim3 grid(4), block(256);
+  add(grid, block, std::tuple{x, y, z, n});
+  if (z.to_vector() != (x + y).eval().to_vector())
+    throw std::runtime_error("raw_kernel: wrong sums");
+  b.time(r, "cupp", [&] { add(grid, block, std::tuple{x, y, z, n}); });
+
+  const int device = cupp::cuda::runtime::getDevice();
+  const dk::compiled_code code =
+      dk::nvrtc_compile(add_source, "add.cu", {}, {}, dk::current_arch(device));
+  cudaLibrary_t lib = nullptr;
+  cudaKernel_t k = nullptr;
+  BENCH_CHECK(
+      cudaLibraryLoadData(&lib, code.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  BENCH_CHECK(cudaLibraryGetKernel(&k, lib, "add"));
+  const float *px = x.data(), *py = y.data();
+  float* pz = z.data();
+  void* args[] = {&px, &py, &pz, &n};
+  const cudaStream_t s = bench_rows::stream();
+  b.time(r, "cudaLaunchKernel", [&] {
+    BENCH_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(k), grid, block, args, 0, s));
+  });
+  BENCH_CHECK(cudaStreamSynchronize(s));
+  BENCH_CHECK(cudaLibraryUnload(lib));
+}
+
+void compile_rows(bench_run& b) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cupp-bench-kernels-" + std::to_string(::getpid()));
+  ::setenv("CUPP_CACHE_DIR", dir.c_str(), 1);
+  int n = 1000;
+  const cupp::ndarray<float> x = cupp::arange<float>(n), y = cupp::ones<float>({n});
+  cupp::ndarray<float> z = cupp::empty<float>({n});
+  static int serial = 0;
+  if (b.wanted("raw_kernel.compile.first")) {
+    auto& r = b.start("raw_kernel.compile.first", "NVRTC compile of a new small kernel, no cache");
+    ::setenv("CUPP_CACHE_IN_MEMORY", "1", 1);
+    b.time(r, "cupp", [&] {
+      cupp::RawKernel k(add_source + "// " + std::to_string(serial++) + "\n", "add");
+      k.compile();
+    });
+    // NVRTC alone, to the cubin: the rest of the row is loading it.
+    const int arch = dk::current_arch(cupp::cuda::runtime::getDevice());
+    b.time(r, "nvrtc_compile", [&] {
+      (void)dk::nvrtc_compile(add_source + "// " + std::to_string(serial++) + "\n", "add.cu", {},
+                              {}, arch);
+    });
+    ::unsetenv("CUPP_CACHE_IN_MEMORY");
+  }
+  if (b.wanted("raw_kernel.disk_hit")) {
+    auto& r = b.start("raw_kernel.disk_hit", "a new RawKernel found in the disk cache, launched");
+    const std::string src = add_source + "// disk " + std::to_string(::getpid()) + "\n";
+    cupp::RawKernel(src, "add").compile();  // written to disk
+    b.time(r, "cupp", [&] {
+      dk::kernel_cache::instance().clear_memory();
+      cupp::RawKernel k(src, "add");
+      k(dim3(4), dim3(256), std::tuple{x, y, z, n});
+    });
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  bench::command_line(
+      argc, argv,
+      {bench::value("--runs", "N", o.runs), bench::value("--loop-ms", "MS", o.loop_ms),
+       bench::value("--only", "SUBSTRING", o.only), bench::value("--json", "FILE", o.json)});
+  return bench::run_on_gpu("bench_kernels", [&] {
+    const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
+    bench_run b(o, "kernels", 24);
+    launch_row(b);
+    compile_rows(b);
+    if (!o.json.empty()) b.write_json(o.json, props.name);
+  });
+}
