@@ -18,12 +18,17 @@
 // A chunk may be freed while an asynchronous copy still uses it (pinned host
 // staging buffers). Such a chunk carries tokens (events); it waits in a
 // deferred list until every token reports ready.
+//
+// An allocator given a device id (report_to_hooks) tells the calling
+// thread's memory hooks (memory_hook.hpp) of its mallocs, frees and upstream
+// allocations; with no hook installed that costs one thread-local load.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -32,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/cuda/memory_hook.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp::detail {
@@ -110,6 +116,34 @@ class caching_allocator {
   // when neither the cache nor the upstream (after the cache was emptied)
   // can provide it, or when it would exceed the limit.
   chunk* allocate(std::size_t n, std::uint64_t arena) {
+    if (cupp::cuda::detail::hook_stack() && hook_device_ != no_hooks) [[unlikely]] {
+      chunk* c = nullptr;
+      cupp::cuda::detail::report_malloc(hook_device_, n, round_size(n), [&]() -> void* {
+        c = allocate_chunk(n, arena);
+        return c->ptr;
+      });
+      return c;
+    }
+    return allocate_chunk(n, arena);
+  }
+
+  // Returns a chunk. With tokens, it waits until all of them are ready.
+  void deallocate(chunk* c, std::vector<void*> tokens = {}) {
+    if (cupp::cuda::detail::hook_stack() && hook_device_ != no_hooks) [[unlikely]] {
+      // The chunk is the caller's until it is given back: its size is stable.
+      cupp::cuda::detail::report_free(hook_device_, c->ptr, c->size,
+                                      [&] { deallocate_chunk(c, std::move(tokens)); });
+      return;
+    }
+    deallocate_chunk(c, std::move(tokens));
+  }
+
+  // Makes mallocs, frees and upstream allocations visible to the memory
+  // hooks of the calling thread, as events of `device` (-1 for host memory).
+  void report_to_hooks(int device) noexcept { hook_device_ = device; }
+
+ private:
+  chunk* allocate_chunk(std::size_t n, std::uint64_t arena) {
     const std::size_t size = round_size(n);
     const bool small = segment_ != 0 && size <= small_limit_;
     const std::uint64_t key = (arena << 1) | (small ? 1u : 0u);
@@ -127,14 +161,14 @@ class caching_allocator {
         if (total_ + size > limit_) throw_oom(size);
       }
     }
-    void* p = up_.allocate(block);
-    if (!p && block != size) p = up_.allocate(block = size);
+    void* p = upstream_allocate(block);
+    if (!p && block != size) p = upstream_allocate(block = size);
     if (!p) {
       // Emptying the cache may leave room; the upstream call is the only
       // thing that knows.
       sweep_deferred(false);
       release_free_blocks(nullptr);
-      p = up_.allocate(block = size);
+      p = upstream_allocate(block = size);
       if (!p) throw_oom(size);
     }
     auto* c = new chunk;
@@ -147,8 +181,7 @@ class caching_allocator {
     return mark_used(c);
   }
 
-  // Returns a chunk. With tokens, it waits until all of them are ready.
-  void deallocate(chunk* c, std::vector<void*> tokens = {}) {
+  void deallocate_chunk(chunk* c, std::vector<void*> tokens) {
     std::lock_guard lock(mutex_);
     used_ -= c->size;
     if (track_addresses_) in_use_.erase(c->ptr);
@@ -164,6 +197,14 @@ class caching_allocator {
     make_free(c);
   }
 
+  // The upstream's allocate, between the hooks' alloc callbacks.
+  void* upstream_allocate(std::size_t n) {
+    if (cupp::cuda::detail::hook_stack() && hook_device_ != no_hooks) [[unlikely]]
+      return cupp::cuda::detail::report_alloc(hook_device_, n, [&] { return up_.allocate(n); });
+    return up_.allocate(n);
+  }
+
+ public:
   // Gives the tail of the in-use chunk `c` beyond `n` bytes (rounded) back
   // to the free list of its arena, merged with a free neighbour: a buffer
   // sized for the worst case (a selection) keeps only what it filled. Work
@@ -394,6 +435,8 @@ class caching_allocator {
   std::size_t used_ = 0, total_ = 0, peak_total_ = 0, limit_ = 0;
   std::size_t n_free_ = 0, n_deferred_ = 0;
   std::size_t small_limit_ = 0, segment_ = 0;
+  static constexpr int no_hooks = std::numeric_limits<int>::min();
+  int hook_device_ = no_hooks;
 };
 
 }  // namespace cupp::detail

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <cupp/cuda/caching_allocator.hpp>
+#include <cupp/cuda/memory_hook.hpp>
 
 #include <cupp/cuda/stream.hpp>
 
@@ -79,6 +80,7 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
               "device " + std::to_string(device)) {
     // Requests up to 1 MiB share 2 MiB segments (see caching_allocator).
     core_.set_small_segments(std::size_t{1} << 20, std::size_t{2} << 20);
+    core_.report_to_hooks(device);
     if (const char* env = std::getenv("CUPP_GPU_MEMORY_LIMIT"); env && *env) {
       const std::size_t total = runtime::getDeviceProperties(device).totalGlobalMem;
       core_.set_limit(parse_memory_limit(env, total));
@@ -201,28 +203,11 @@ class MemoryAsyncPool {
     const int dev = runtime::getDevice();
     prepare(dev);
     auto stream = detail::current_stream_impl(dev);
-    void* p = nullptr;
-    const cudaError_t e = cudaMallocAsync(&p, nbytes, stream->handle);
-    if (e == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      // Let the pool trim what it caches, then try once more.
-      (void)cudaStreamSynchronize(stream->handle);
-      cudaMemPool_t pool{};
-      check(cudaDeviceGetDefaultMemPool(&pool, dev), "cudaDeviceGetDefaultMemPool");
-      check(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
-      const cudaError_t again = cudaMallocAsync(&p, nbytes, stream->handle);
-      if (again == cudaErrorMemoryAllocation) {
-        (void)cudaGetLastError();
-        throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(nbytes) +
-                                      " bytes through cudaMallocAsync on device " +
-                                      std::to_string(dev),
-                                  nbytes, total_bytes(), 0);
-      }
-      check(again, "cudaMallocAsync");
-    } else {
-      check(e, "cudaMallocAsync");
-    }
-    return memory_ptr(p, [stream](void* q) { (void)cudaFreeAsync(q, stream->handle); });
+    void* p = detail::report_malloc(dev, nbytes, nbytes,
+                                    [&] { return allocate(dev, nbytes, stream->handle); });
+    return memory_ptr(p, [stream, dev, nbytes](void* q) {
+      detail::report_free(dev, q, nbytes, [&] { (void)cudaFreeAsync(q, stream->handle); });
+    });
   }
   allocator_fn as_allocator() const {
     return [p = *this](std::size_t n) mutable { return p.malloc(n); };
@@ -246,6 +231,30 @@ class MemoryAsyncPool {
   }
 
  private:
+  void* allocate(int dev, std::size_t nbytes, cudaStream_t handle) {
+    void* p = nullptr;
+    const cudaError_t e = cudaMallocAsync(&p, nbytes, handle);
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      // Let the pool trim what it caches, then try once more.
+      (void)cudaStreamSynchronize(handle);
+      cudaMemPool_t pool{};
+      check(cudaDeviceGetDefaultMemPool(&pool, dev), "cudaDeviceGetDefaultMemPool");
+      check(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
+      const cudaError_t again = cudaMallocAsync(&p, nbytes, handle);
+      if (again == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(nbytes) +
+                                      " bytes through cudaMallocAsync on device " +
+                                      std::to_string(dev),
+                                  nbytes, total_bytes(), 0);
+      }
+      check(again, "cudaMallocAsync");
+    } else {
+      check(e, "cudaMallocAsync");
+    }
+    return p;
+  }
   static cudaMemPool_t pool_of(int dev) {
     cudaMemPool_t pool{};
     check(cudaDeviceGetDefaultMemPool(&pool, dev), "cudaDeviceGetDefaultMemPool");
@@ -272,16 +281,23 @@ class MemoryAsyncPool {
 
 namespace detail {
 // cudaMalloc or cudaMallocManaged for every allocation, freed with cudaFree.
+// To memory hooks each is both a malloc and an upstream alloc.
 inline allocator_fn uncached_allocator(bool managed) {
   return [managed](std::size_t n) -> memory_ptr {
     if (n == 0) return nullptr;
-    void* p = upstream_malloc(n, managed);
-    if (!p)
-      throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
-                                    " bytes through " +
-                                    (managed ? "cudaMallocManaged" : "cudaMalloc"),
-                                n, 0, 0);
-    return memory_ptr(p, [](void* q) { (void)cudaFree(q); });
+    const int dev = runtime::getDevice();
+    void* p = report_malloc(dev, n, n, [&] {
+      return report_alloc(dev, n, [&] {
+        void* q = upstream_malloc(n, managed);
+        if (!q)
+          throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
+                                        " bytes through " +
+                                        (managed ? "cudaMallocManaged" : "cudaMalloc"),
+                                    n, 0, 0);
+        return q;
+      });
+    });
+    return memory_ptr(p, [dev, n](void* q) { report_free(dev, q, n, [q] { (void)cudaFree(q); }); });
   };
 }
 }  // namespace detail
@@ -327,13 +343,19 @@ inline allocator_fn user_allocator(
   return [allocate = std::move(allocate),
           deallocate = std::move(deallocate)](std::size_t n) -> memory_ptr {
     if (n == 0) return nullptr;
-    auto stream = detail::current_stream_impl(runtime::getDevice());
-    void* p = allocate(n, stream->handle);
-    if (!p)
-      throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
-                                    " bytes through the user allocator",
-                                n, 0, 0);
-    return memory_ptr(p, [deallocate, n, stream](void* q) { deallocate(q, n, stream->handle); });
+    const int dev = runtime::getDevice();
+    auto stream = detail::current_stream_impl(dev);
+    void* p = detail::report_malloc(dev, n, n, [&] {
+      void* q = allocate(n, stream->handle);
+      if (!q)
+        throw out_of_memory_error("Out of memory allocating " + cupp::detail::group_digits(n) +
+                                      " bytes through the user allocator",
+                                  n, 0, 0);
+      return q;
+    });
+    return memory_ptr(p, [deallocate, n, stream, dev](void* q) {
+      detail::report_free(dev, q, n, [&] { deallocate(q, n, stream->handle); });
+    });
   };
 }
 
