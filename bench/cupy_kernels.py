@@ -57,6 +57,17 @@ def run(a):
             kk((4,), (256,), args)
 
         rows["raw_kernel.disk_hit"] = median_ms_per_call(cp, hit, a.runs, 10)
+
+    ek = cp.ElementwiseKernel("float32 x, float32 y", "float32 z", "z = x + y", "add_ek")
+    assert bool((ek(x, y) == x + y).all())
+    rows["elementwise_kernel.call.1000"] = median_ms_per_call(cp, lambda: ek(x, y), a.runs, 2000)
+    ssq = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "ssq")
+    rows["reduction_kernel.call.1000"] = median_ms_per_call(cp, lambda: ssq(x), a.runs, 2000)
+    big = cp.ones(10**7, dtype=cp.float32)
+    assert float(ssq(big)) == 1e7
+    rows["reduction_kernel.sum.1e7"] = median_ms_per_call(cp, lambda: ssq(big), a.runs, 20)
+    m = cp.ones((10**6, 8), dtype=cp.float32)
+    rows["reduction_kernel.rows.1e6x8"] = median_ms_per_call(cp, lambda: ssq(m, axis=1), a.runs, 50)
     for case, ms in rows.items():
         print(f"{case:28s} {ms:10.4f} ms")
     if a.json:
@@ -70,10 +81,12 @@ def run(a):
 def table(cupp_path, cupy_path):
     cupp = json.load(open(cupp_path))
     cupy = json.load(open(cupy_path))
+    print("raw: cudaLaunchKernel, NVRTC alone, or cupp's own expression x + y")
     print(f"{'case':28s} {'cupp ms':>10s} {'raw ms':>10s} {'CuPy ms':>10s} {'speedup':>8s}")
     for r in cupp["results"]:
         ours = r["figures"].get("cupp")
-        raw = r["figures"].get("cudaLaunchKernel", r["figures"].get("nvrtc_compile"))
+        raw = r["figures"].get("cudaLaunchKernel", r["figures"].get("nvrtc_compile",
+                               r["figures"].get("cupp expression")))
         theirs = cupy["results"].get(r["case"])
         speed = f"{theirs / ours:7.2f}x" if ours and theirs else "-"
         fmt = lambda v: f"{v:10.4f}" if v is not None else f"{'-':>10s}"

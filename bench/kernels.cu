@@ -6,6 +6,13 @@
 //                            source each call, CUPP_CACHE_IN_MEMORY=1)
 //   raw_kernel.disk_hit      a new RawKernel whose code is in the disk cache
 //                            and not in memory: read, check, load, launch
+//   elementwise_kernel.call.1000  an ElementwiseKernel call (z = x + y over
+//                            1000 float32, z allocated), beside cupp's own
+//                            expression x + y
+//   reduction_kernel.call.1000    a ReductionKernel call (sum of squares of
+//                            1000 float32 into a 0-d array)
+//   reduction_kernel.sum.1e7      the same over 10^7 float32 (bandwidth)
+//   reduction_kernel.rows.1e6x8   the same along axis 1 of (10^6, 8) float32
 // cupy_kernels.py times the same with CuPy.
 //   bench_kernels [--runs 7] [--loop-ms 20] [--only SUBSTRING] [--json FILE]
 #include <cupp/cupp.hpp>
@@ -102,6 +109,37 @@ void compile_rows(bench_run& b) {
   std::filesystem::remove_all(dir, ec);
 }
 
+void template_rows(bench_run& b) {
+  int n = 1000;
+  const cupp::ndarray<float> x = cupp::arange<float>(n), y = cupp::ones<float>({n});
+  if (b.wanted("elementwise_kernel.call.1000")) {
+    auto& r = b.start("elementwise_kernel.call.1000", "ElementwiseKernel z = x + y, 1000 float32");
+    const cupp::ElementwiseKernel add("float32 x, float32 y", "float32 z", "z = x + y", "add_ek");
+    const cupp::ndarray<float> z = add(x, y);
+    if (z.to_vector() != (x + y).eval().to_vector())
+      throw std::runtime_error("elementwise_kernel: wrong sums");
+    b.time(r, "cupp", [&] { (void)add(x, y); });
+    b.time(r, "cupp expression", [&] { const cupp::ndarray<float> e = x + y; });
+  }
+  const cupp::ReductionKernel ssq("T x", "T y", "x * x", "a + b", "y = a", "0", "ssq");
+  if (b.wanted("reduction_kernel.call.1000")) {
+    auto& r = b.start("reduction_kernel.call.1000", "ReductionKernel sum of squares, 1000 float32");
+    b.time(r, "cupp", [&] { (void)ssq(x); });
+  }
+  if (b.wanted("reduction_kernel.sum.1e7")) {
+    auto& r = b.start("reduction_kernel.sum.1e7", "ReductionKernel sum of squares, 1e7 float32");
+    const cupp::ndarray<float> big = cupp::ones<float>({10000000});
+    if (cupp::ndarray<float>(ssq(big)).item() != 1e7f)
+      throw std::runtime_error("reduction_kernel: wrong sum");
+    b.time(r, "cupp", [&] { (void)ssq(big); });
+  }
+  if (b.wanted("reduction_kernel.rows.1e6x8")) {
+    auto& r = b.start("reduction_kernel.rows.1e6x8", "ReductionKernel along axis 1 of (1e6, 8)");
+    const cupp::ndarray<float> m = cupp::ones<float>({1000000, 8});
+    b.time(r, "cupp", [&] { (void)ssq(m, cupp::reduction_call{.axis = {{1}}}); });
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,6 +153,7 @@ int main(int argc, char** argv) {
     bench_run b(o, "kernels", 24);
     launch_row(b);
     compile_rows(b);
+    template_rows(b);
     if (!o.json.empty()) b.write_json(o.json, props.name);
   });
 }

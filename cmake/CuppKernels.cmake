@@ -9,4 +9,9 @@ if(NOT TARGET cupp::kernels)
   add_library(cupp_kernels INTERFACE IMPORTED GLOBAL)
   add_library(cupp::kernels ALIAS cupp_kernels)
   target_link_libraries(cupp_kernels INTERFACE cupp::cupp CUDA::nvrtc)
+  # Generated kernels over float16, bfloat16 and complex dtypes include the
+  # toolkit's headers: NVRTC is told where this toolkit keeps them.
+  list(GET CUDAToolkit_INCLUDE_DIRS 0 cupp_cuda_include_dir)
+  target_compile_definitions(cupp_kernels INTERFACE
+                             "CUPP_CUDA_INCLUDE_DIR=\"${cupp_cuda_include_dir}\"")
 endif()

@@ -1,6 +1,7 @@
 // Run-time kernels with cupp (docs/kernels.md): a RawKernel from a source
-// string, a template kernel through a RawModule's name expressions, and the
-// compile error a broken source gives. Build with the cupp::kernels target.
+// string, a template kernel through a RawModule's name expressions,
+// CuPy's ElementwiseKernel and ReductionKernel strings, and the compile
+// error a broken source gives. Build with the cupp::kernels target.
 // Without a GPU, NVRTC still compiles (for sm_90) and the error is shown.
 #include <cupp/cupp.hpp>
 #include <cupp/kernels.hpp>
@@ -41,5 +42,14 @@ template <class T> __global__ void scale(T* x, T a, int n) {
                         {}, {"scale<float>", "scale<double>"});
   m.get_function("scale<float>")(dim3(1), dim3(32), std::tuple{z, 2.0f, n});
   std::cout << "scale<float>: " << z << "\n";
+
+  // CuPy's string kernels, ported as they are: T binds to float32 here.
+  const cp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)",
+                                           "squared_diff");
+  cp::ndarray<float> d = squared_diff(x, y);
+  std::cout << "squared_diff: " << d << "\n";
+  const cp::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  cp::ndarray<float> norm = l2norm(x);
+  std::cout << "l2norm: " << norm << "\n";
   return 0;
 }

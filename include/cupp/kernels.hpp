@@ -304,3 +304,8 @@ inline RawKernel RawModule::get_function(const std::string& name) const {
 }
 
 }  // namespace cupp
+
+// CuPy's ElementwiseKernel and ReductionKernel, generated from CuPy's string
+// syntax and run through the machinery above.
+#include <cupp/kernels/elementwise_kernel.hpp>
+#include <cupp/kernels/reduction_kernel.hpp>
