@@ -1,11 +1,14 @@
 // What every benchmark executable shares: CUDA error checks that throw, the
-// host clock, the event-timed median per call, reading the command line, the exit codes
+// host clock, the event-timed median per call (cupp::profiler::benchmark on
+// the current stream), reading the command line, the exit codes
 // bench/run_benchmarks.sh relies on, and the JSON file it collects. Each benchmark keeps its own
 // options, output and JSON fields; only the conventions live here, so that
 // they cannot drift apart between benchmarks.
 #pragma once
 
 #include <cuda_runtime_api.h>
+
+#include <cupp/profiler.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -61,6 +64,40 @@ double median_ms_per_call(cudaStream_t s, int runs, int reps, F&& f) {
   }
   BENCH_CHECK(cudaEventDestroy(a));
   BENCH_CHECK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// The same on the current stream, timed by cupp::profiler::benchmark: each
+// of its timed calls is one loop of `reps` calls of f. The median is the
+// upper middle time, as above, so that figures stay comparable.
+template <class F>
+double median_ms_per_call(int runs, int reps, F&& f) {
+  for (int i = 0; i < 3; ++i) f();
+  const auto r = cupp::profiler::benchmark(
+      [&] {
+        for (int i = 0; i < reps; ++i) f();
+      },
+      {.n_repeat = runs, .n_warmup = 0});
+  if (r.gpu_times.empty()) throw std::runtime_error("median_ms_per_call: no device timed");
+  std::vector<double> t = r.gpu_times[0];
+  for (double& x : t) x = x * 1e3 / reps;
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Median microseconds per call of f on the host: `runs` loops of `reps`
+// calls issued back to back (fewer than the launch queue holds), the stream
+// drained between loops.
+template <class F>
+double median_host_us_per_call(int runs, int reps, F&& f) {
+  const auto r = cupp::profiler::benchmark(
+      [&] {
+        for (int i = 0; i < reps; ++i) f();
+      },
+      {.n_repeat = runs, .n_warmup = 0});
+  std::vector<double> t = r.cpu_times;
+  for (double& x : t) x = x * 1e6 / reps;
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }

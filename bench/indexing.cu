@@ -46,7 +46,7 @@ struct row {
 // Median milliseconds per call of f over `runs` loops of `reps` calls.
 template <class F>
 double time_ms(const options& o, F&& f) {
-  return bench::median_ms_per_call(cupp::cuda::get_current_stream().handle(), o.runs, o.reps, f);
+  return bench::median_ms_per_call(o.runs, o.reps, f);
 }
 
 // Each case is checked once: a wrong answer fails the run.

@@ -97,7 +97,7 @@ struct row {
 // Median milliseconds per call of f over `runs` loops of `reps` calls.
 template <class F>
 double time_ms(const options& o, F&& f) {
-  return bench::median_ms_per_call(cupp::cuda::get_current_stream().handle(), o.runs, o.reps, f);
+  return bench::median_ms_per_call(o.runs, o.reps, f);
 }
 
 template <class T>
@@ -266,16 +266,9 @@ int main(int argc, char** argv) {
       std::printf("%-24s %10.3f us per call (GPU, loops of %d calls)\n", "sum_small.gpu_us", gpu_us,
                   many.reps);
       // Host time: calls issued back to back, fewer than the launch queue holds.
-      std::vector<double> t;
-      for (int r = 0; r < o.runs; ++r) {
-        cupp::cuda::get_current_stream().synchronize();
-        const auto t0 = bench::clock_type::now();
-        for (int i = 0; i < 200; ++i) z = cupp::sum(x);
-        t.push_back(bench::seconds_since(t0) / 200 * 1e6);
-      }
-      std::sort(t.begin(), t.end());
-      rows.push_back({"sum_small.host_us", t[t.size() / 2], "us", 0, 0});
-      std::printf("%-24s %10.3f us per call (host)\n", "sum_small.host_us", t[t.size() / 2]);
+      const double host_us = bench::median_host_us_per_call(o.runs, 200, [&] { z = cupp::sum(x); });
+      rows.push_back({"sum_small.host_us", host_us, "us", 0, 0});
+      std::printf("%-24s %10.3f us per call (host)\n", "sum_small.host_us", host_us);
       cupp::cuda::get_current_stream().synchronize();
       expect("sum_small", z.item(), 1000.0, 0);
       // The floor under both: an empty kernel launched the same way.
