@@ -412,11 +412,11 @@ class using_allocator {
   const allocator_fn* previous_;
 };
 
-// `nbytes` of device memory on the current device and stream, from the
-// allocator in effect (cupy.cuda.alloc).
-inline memory_ptr alloc(std::size_t nbytes) {
-  if (const allocator_fn* t = detail::thread_allocator()) return (*t)(nbytes);
-  auto& r = detail::allocators();
+namespace detail {
+
+inline memory_ptr alloc_uncaptured(std::size_t nbytes) {
+  if (const allocator_fn* t = thread_allocator()) return (*t)(nbytes);
+  auto& r = allocators();
   if (r.custom.load(std::memory_order_acquire)) {
     allocator_fn fn;
     {
@@ -426,6 +426,31 @@ inline memory_ptr alloc(std::size_t nbytes) {
     if (fn) return fn(nbytes);
   }
   return get_default_memory_pool().malloc(nbytes);
+}
+
+// Stream captures in progress, and what records their allocations (set by
+// <cupp/cuda/graph.hpp>, which this header does not include).
+inline std::atomic<int>& capture_count() {
+  static std::atomic<int> n{0};
+  return n;
+}
+using capture_keeper_fn = void (*)(const memory_ptr&, std::size_t);
+inline std::atomic<capture_keeper_fn>& capture_keeper() {
+  static std::atomic<capture_keeper_fn> f{nullptr};
+  return f;
+}
+
+}  // namespace detail
+
+// `nbytes` of device memory on the current device and stream, from the
+// allocator in effect (cupy.cuda.alloc).
+inline memory_ptr alloc(std::size_t nbytes) {
+  memory_ptr m = detail::alloc_uncaptured(nbytes);
+  // A graph being captured keeps what is allocated on its stream
+  // (<cupp/cuda/graph.hpp>); one relaxed load when nothing is captured.
+  if (detail::capture_count().load(std::memory_order_acquire) > 0)
+    detail::capture_keeper().load(std::memory_order_acquire)(m, nbytes);
+  return m;
 }
 
 // ---------------------------------------------------------------------------
