@@ -240,7 +240,7 @@ inline kernel_outputs ReductionKernel::call(std::span<detail::kernels::any_arg> 
   index_t chunks = 1;
   if (group == 256 && reduce_size > 0 && m_size < 2 * sms)
     chunks =
-        std::max<index_t>(1, std::min((r_size + 4095) / 4096, (4 * sms + m_size - 1) / m_size));
+        std::max<index_t>(1, std::min((r_size + 2047) / 2048, (8 * sms + m_size - 1) / m_size));
   const index_t work = m_size * chunks;
   const bool wide = work * 256 > 0x7fffffff || r_size > 0x7fffffff || m_size > 0x7fffffff;
 
@@ -312,7 +312,7 @@ inline kernel_outputs ReductionKernel::call(std::span<detail::kernels::any_arg> 
                        dim3(256), pack.pointers(), 0, stream),
       "ReductionKernel launch");
   if (chunks > 1) {
-    const index_t fblocks = std::min<index_t>((m_size + 255) / 256, sms * 8);
+    const index_t fblocks = std::min<index_t>(m_size, sms * 8);
     cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(finish),
                                  dim3(static_cast<unsigned>(fblocks)), dim3(256), pack.pointers(),
                                  0, stream),

@@ -248,7 +248,7 @@ inline std::string reduction_source(const reduction_source_spec& s) {
   src += coordinates(s.nk, "_m", "_kept", idx);
   src += "    _type_reduce _acc" + (has_id ? " = _type_reduce(" + s.identity + ")" : "") +
          ";\n    bool _valid = false;\n";
-  src += "    if (_active)\n";
+  src += "    if (_active)\n#pragma unroll 4\n";
   src += "      for (" + idx + " _k = _chunk * _g + _lane; _k < (" + idx + ")_red.size; _k += (" +
          idx + ")_chunks * _g) {\n";
   src += coordinates(s.nr, "_k", "_red", idx, "_d");
@@ -286,19 +286,32 @@ inline std::string reduction_source(const reduction_source_spec& s) {
   src += "      else {\n" + write_out("_acc", "_valid") + "      }\n";
   src += "    }\n  }\n}\n";
 
-  // The finishing pass: one thread per output over its chunks' partials.
-  src += "extern \"C\" __global__ void " + s.name + "_finish(" + params + ") {\n";
-  src += "  for (" + idx + " _m = blockIdx.x * (" + idx + ")blockDim.x + threadIdx.x; _m < (" +
-         idx + ")_kept.size; _m += (" + idx + ")blockDim.x * gridDim.x) {\n";
+  // The finishing pass: a block per output combines its chunks' partials
+  // (a tree over the block, as above).
+  src += "extern \"C\" __global__ void __launch_bounds__(256) " + s.name + "_finish(" + params +
+         ") {\n";
+  src += "  __shared__ alignas(16) unsigned char _sh_raw[256 * sizeof(_type_reduce)];\n";
+  src += "  __shared__ bool _shv[256];\n";
+  src += "  _type_reduce* _sh = reinterpret_cast<_type_reduce*>(_sh_raw);\n";
+  src += "  for (" + idx + " _m = blockIdx.x; _m < (" + idx + ")_kept.size; _m += gridDim.x) {\n";
   src += coordinates(s.nk, "_m", "_kept", idx);
-  src += "    _type_reduce _acc = _partial[_m * _chunks];\n";
-  src += "    bool _valid = _pvalid ? _pvalid[_m * _chunks] : true;\n";
-  src += "    for (long long _c = 1; _c < _chunks; ++_c) {\n";
+  src += "    _type_reduce _acc;\n    bool _valid = false;\n";
+  src += "    for (long long _c = threadIdx.x; _c < _chunks; _c += blockDim.x) {\n";
   src += "      const long long _at = (long long)_m * _chunks + _c;\n";
-  src += has_id ? "      _acc = _cupp_combine(_acc, _partial[_at]);\n"
-                : "      if (_pvalid[_at]) { _acc = _valid ? _cupp_combine(_acc, _partial[_at]) : "
-                  "_partial[_at]; _valid = true; }\n";
-  src += "    }\n    {\n" + write_out("_acc", "_valid") + "    }\n  }\n}\n";
+  src +=
+      "      if (!_pvalid || _pvalid[_at]) { _acc = _valid ? _cupp_combine(_acc, _partial[_at]) : "
+      "_partial[_at]; _valid = true; }\n";
+  src += "    }\n";
+  src += "    _sh[threadIdx.x] = _acc; _shv[threadIdx.x] = _valid;\n    __syncthreads();\n";
+  src += "    for (int _s = 128; _s > 0; _s /= 2) {\n";
+  src +=
+      "      if (threadIdx.x < _s && _shv[threadIdx.x + _s]) { _sh[threadIdx.x] = "
+      "_shv[threadIdx.x] "
+      "? _cupp_combine(_sh[threadIdx.x], _sh[threadIdx.x + _s]) : _sh[threadIdx.x + _s]; "
+      "_shv[threadIdx.x] = true; }\n";
+  src += "      __syncthreads();\n    }\n";
+  src += "    if (threadIdx.x == 0) {\n" + write_out("_sh[0]", "_shv[0]") + "    }\n";
+  src += "    __syncthreads();\n  }\n}\n";
   return src;
 }
 
