@@ -13,9 +13,15 @@
 //                            1000 float32 into a 0-d array)
 //   reduction_kernel.sum.1e7      the same over 10^7 float32 (bandwidth)
 //   reduction_kernel.rows.1e6x8   the same along axis 1 of (10^6, 8) float32
+//   graph.xyw.1000           z = x * y + w over 1000 float32: called directly,
+//                            a graph of it replayed, and per expression in a
+//                            replayed graph of ten of them
+//   graph.ops10.1000         ten small operations in a chain over 1000
+//                            float64, called directly and as a replayed graph
 // cupy_kernels.py times the same with CuPy.
 //   bench_kernels [--runs 7] [--loop-ms 20] [--only SUBSTRING] [--json FILE]
 #include <cupp/cupp.hpp>
+#include <cupp/cuda/graph.hpp>
 #include <cupp/kernels.hpp>
 
 #include <unistd.h>
@@ -140,6 +146,42 @@ void template_rows(bench_run& b) {
   }
 }
 
+void graph_rows(bench_run& b) {
+  cupp::cuda::Stream s(true);
+  const auto scope = s.scope();  // the rows time the current stream
+  const int n = 1000;
+  const cupp::ndarray<float> x = cupp::arange<float>(n), y = cupp::ones<float>({n}) * 0.5f,
+                             w = cupp::ones<float>({n});
+  if (b.wanted("graph.xyw.1000")) {
+    auto& r =
+        b.start("graph.xyw.1000", "z = x * y + w, 1000 float32: direct, graph, per expr of 10");
+    cupp::ndarray<float> z;
+    b.time(r, "direct", [&] { z = x * y + w; });
+    cupp::cuda::graph one = cupp::cuda::capture(s, [&] { z = x * y + w; });
+    b.time(r, "graph", [&] { one.launch(s); });
+    std::vector<cupp::ndarray<float>> zs(10);
+    cupp::cuda::graph ten = cupp::cuda::capture(s, [&] {
+      for (auto& zi : zs) zi = x * y + w;
+    });
+    const double ten_ms = b.time(r, "graph of 10", [&] { ten.launch(s); });
+    r.figures.push_back({"graph per expr", ten_ms / 10});
+    std::printf("  %-24s %10.4f ms\n", "graph per expr", ten_ms / 10);
+  }
+  if (b.wanted("graph.ops10.1000")) {
+    auto& r = b.start("graph.ops10.1000", "ten chained operations, 1000 float64");
+    const cupp::ndarray<double> a = cupp::linspace<double>(-1, 1, n);
+    cupp::ndarray<double> out;
+    const auto chain = [&] {
+      cupp::ndarray<double> t = a + 1.0;
+      for (int i = 0; i < 9; ++i) t = t * 1.5 - a;
+      out = t;
+    };
+    b.time(r, "direct", chain);
+    cupp::cuda::graph g = cupp::cuda::capture(s, chain);
+    b.time(r, "graph", [&] { g.launch(s); });
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -154,6 +196,7 @@ int main(int argc, char** argv) {
     launch_row(b);
     compile_rows(b);
     template_rows(b);
+    graph_rows(b);
     if (!o.json.empty()) b.write_json(o.json, props.name);
   });
 }
