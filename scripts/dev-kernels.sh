@@ -23,6 +23,7 @@ step kernels_memcheck 200 compute-sanitizer --tool memcheck --report-api-errors 
 # CUDA graphs (tests/cuda_graph_test.cu, in cuda_gpu_test).
 if [ -x "$p/tests/cuda_gpu_test" ]; then
   step graphs_gpu_test 120 "$p/tests/cuda_gpu_test" --run_test=graphs --report_level=short
+  step ipc_gpu_test 120 "$p/tests/cuda_gpu_test" --run_test=ipc --report_level=short
   step graphs_memcheck 200 compute-sanitizer --tool memcheck --report-api-errors no "$p/tests/cuda_gpu_test" --run_test=graphs --report_level=short
 fi
 step bench_kernels 120 "$p/bench/bench_kernels" --json "$OUT/cupp_kernels.json"

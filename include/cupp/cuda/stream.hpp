@@ -272,6 +272,10 @@ class Event {
     interprocess_ = interprocess;
   }
 
+  // Takes ownership of an event created elsewhere (an IPC event opened
+  // from another process): destroyed when the last copy goes.
+  static Event adopt(cudaEvent_t e) { return Event(e); }
+
   cudaEvent_t handle() const noexcept { return impl_.get(); }
 
   // Records the event at the current end of `stream` (the current stream
@@ -302,6 +306,9 @@ class Event {
   }
 
  private:
+  explicit Event(cudaEvent_t e)
+      : impl_(e, [](cudaEvent_t ev) { (void)cudaEventDestroy(ev); }), interprocess_(true) {}
+
   std::shared_ptr<CUevent_st> impl_;
   bool interprocess_ = false;
 };
