@@ -5,6 +5,9 @@
 //
 //   copy.f32            cudaMemcpyAsync of 2^28 float32 (read + write)
 //   xyw.f32, xyw.f64    z = x * y + w over 2^28 elements (3 reads, 1 write)
+//   xyw.*.hand          the same by a hand-written kernel (16-byte loads and
+//                       stores, a grid-stride loop, z preallocated): the
+//                       limit a 3-read-1-write kernel reaches on the device
 //   softplus.f32        maximum(0, x) + log1p(exp(-abs(x))) (1 read, 1 write)
 //   outer_add.f32       (8192, 1) + (1, 8192) -> (8192, 8192), bytes written
 //   arange_T.<n>        arange(n).reshape(1000, -1).T * 2, int64, ms per call
@@ -45,6 +48,81 @@ cupp::ndarray<T> filled(cupp::index_t n, double v) {
   return x;
 }
 
+// z = x * y + w, 16 bytes per load and store, V elements of T per vector.
+template <class T, class V>
+__global__ void xyw_hand(const V* x, const V* y, const V* w, V* z, long long nv) {
+  constexpr int k = sizeof(V) / sizeof(T);
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nv;
+       i += (long long)blockDim.x * gridDim.x) {
+    const V a = x[i], b = y[i], c = w[i];
+    V r;
+    const T* pa = reinterpret_cast<const T*>(&a);
+    const T* pb = reinterpret_cast<const T*>(&b);
+    const T* pc = reinterpret_cast<const T*>(&c);
+    T* pr = reinterpret_cast<T*>(&r);
+#pragma unroll
+    for (int j = 0; j < k; ++j) pr[j] = pa[j] * pb[j] + pc[j];
+    z[i] = r;
+  }
+}
+
+// One vector a thread, a grid that covers the array (no loop).
+template <class T, class V>
+__global__ void xyw_hand_flat(const V* x, const V* y, const V* w, V* z, long long nv) {
+  constexpr int k = sizeof(V) / sizeof(T);
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= nv) return;
+  const V a = x[i], b = y[i], c = w[i];
+  V r;
+  const T* pa = reinterpret_cast<const T*>(&a);
+  const T* pb = reinterpret_cast<const T*>(&b);
+  const T* pc = reinterpret_cast<const T*>(&c);
+  T* pr = reinterpret_cast<T*>(&r);
+#pragma unroll
+  for (int j = 0; j < k; ++j) pr[j] = pa[j] * pb[j] + pc[j];
+  z[i] = r;
+}
+
+// The best of a few launch shapes for the hand-written kernel: grid-stride
+// loops of 4 to 32 blocks a multiprocessor, and a grid covering the array
+// with one element (T) or one vector (V) a thread; each printed.
+template <class T, class V>
+double time_hand(const options& o, const cupp::ndarray<T>& x, const cupp::ndarray<T>& y,
+                 const cupp::ndarray<T>& w, cupp::ndarray<T>& z, int sms) {
+  const cudaStream_t s = cupp::cuda::get_current_stream().handle();
+  const double bytes = 4.0 * x.size() * sizeof(T);
+  double best = 1e30;
+  const auto report = [&](const char* what, int arg, double ms) {
+    std::printf("  hand %-18s %4d %10.4f ms  %8.1f GB/s\n", what, arg, ms,
+                bytes / (ms * 1e-3) / 1e9);
+    best = std::min(best, ms);
+  };
+  const long long nv = x.size() * static_cast<long long>(sizeof(T)) / sizeof(V);
+  for (const int per_sm : {4, 8, 16, 32}) {
+    const int blocks = static_cast<int>(std::min<long long>(sms * per_sm, (nv + 255) / 256));
+    report("loop, blocks/SM", per_sm, time_ms(o, [&] {
+             xyw_hand<T, V><<<blocks, 256, 0, s>>>(
+                 reinterpret_cast<const V*>(x.data()), reinterpret_cast<const V*>(y.data()),
+                 reinterpret_cast<const V*>(w.data()), reinterpret_cast<V*>(z.data()), nv);
+           }));
+  }
+  for (const int threads : {128, 256}) {
+    const long long ns = x.size();
+    report("flat scalar, block", threads, time_ms(o, [&] {
+             xyw_hand_flat<T, T>
+                 <<<static_cast<unsigned>((ns + threads - 1) / threads), threads, 0, s>>>(
+                     x.data(), y.data(), w.data(), z.data(), ns);
+           }));
+    report("flat vector, block", threads, time_ms(o, [&] {
+             xyw_hand_flat<T, V>
+                 <<<static_cast<unsigned>((nv + threads - 1) / threads), threads, 0, s>>>(
+                     reinterpret_cast<const V*>(x.data()), reinterpret_cast<const V*>(y.data()),
+                     reinterpret_cast<const V*>(w.data()), reinterpret_cast<V*>(z.data()), nv);
+           }));
+  }
+  return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,6 +156,10 @@ int main(int argc, char** argv) {
       cupp::ndarray<float> z;
       add("xyw.f32", time_ms(o, [&] { z = x * y + w; }), 4.0 * n * 4);
       if (z.item(n - 1) != 3.25f) throw std::runtime_error("xyw.f32: wrong result");
+      cupp::ndarray<float> zh = cupp::empty<float>({n});
+      add("xyw.f32.hand", time_hand<float, float4>(o, x, y, w, zh, props.multiProcessorCount),
+          4.0 * n * 4);
+      if (zh.item(n - 1) != 3.25f) throw std::runtime_error("xyw.f32.hand: wrong result");
 #ifndef CUPP_BENCH_CORE_ONLY
       add("softplus.f32",
           time_ms(o, [&] { z = cupp::maximum(0, x) + cupp::log1p(cupp::exp(-cupp::abs(x))); }),
@@ -88,6 +170,9 @@ int main(int argc, char** argv) {
       auto x = filled<double>(n, 1.5), y = filled<double>(n, 2.0), w = filled<double>(n, 0.25);
       cupp::ndarray<double> z;
       add("xyw.f64", time_ms(o, [&] { z = x * y + w; }), 4.0 * n * 8);
+      cupp::ndarray<double> zh = cupp::empty<double>({n});
+      add("xyw.f64.hand", time_hand<double, double2>(o, x, y, w, zh, props.multiProcessorCount),
+          4.0 * n * 8);
     }
     {
       cupp::ndarray<float> a = cupp::empty<float>({8192, 1}), b = cupp::empty<float>({1, 8192});

@@ -124,6 +124,18 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
     if constexpr (n_out == 2) check_current_device(std::get<1>(outs).device_id());
     e.for_each_array([&](const array_info& a) { check_current_device(a.device); });
   }
+  if constexpr (on_device) {
+    // Distinct arrays read (x in softplus's four uses is one stream).
+    const char* first = nullptr;
+    bool several = false;
+    e.for_each_array([&](const array_info& a) {
+      if (!first)
+        first = a.data;
+      else if (a.data != first)
+        several = true;
+    });
+    ls.g.covering = several && ls.g.rows == 1;
+  }
   index_t outer[max_ndim] = {};
   for (index_t o = 0; o < ls.n_outer; ++o, next_outer(ls, outer)) {
     lower_ctx L{st, ls.kd, ls.p.nd, outer, n_out};
