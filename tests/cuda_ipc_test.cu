@@ -5,7 +5,7 @@
 // parent sees the doubled elements and nothing else changed. A handle
 // whose process has exited cannot be opened; a handle of another dtype is
 // refused.
-#include <cupp/cuda/ipc.hpp>
+#include <cupp/ipc.hpp>
 #include <cupp/cupp.hpp>
 
 #include <spawn.h>

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/kernels.hpp>
+#include <cupp/kernels/raw_kernel.hpp>
 #include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/kernels/call.hpp>
 #include <cupp/detail/kernels/codegen.hpp>
