@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 #include <cupp/array_fwd.hpp>
 #include <cupp/config.hpp>
