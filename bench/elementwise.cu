@@ -48,39 +48,32 @@ cupp::ndarray<T> filled(cupp::index_t n, double v) {
   return x;
 }
 
-// z = x * y + w, 16 bytes per load and store, V elements of T per vector.
+// z = x * y + w on one vector V of T elements.
 template <class T, class V>
-__global__ void xyw_hand(const V* x, const V* y, const V* w, V* z, long long nv) {
-  constexpr int k = sizeof(V) / sizeof(T);
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nv;
-       i += (long long)blockDim.x * gridDim.x) {
-    const V a = x[i], b = y[i], c = w[i];
-    V r;
-    const T* pa = reinterpret_cast<const T*>(&a);
-    const T* pb = reinterpret_cast<const T*>(&b);
-    const T* pc = reinterpret_cast<const T*>(&c);
-    T* pr = reinterpret_cast<T*>(&r);
-#pragma unroll
-    for (int j = 0; j < k; ++j) pr[j] = pa[j] * pb[j] + pc[j];
-    z[i] = r;
-  }
-}
-
-// One vector a thread, a grid that covers the array (no loop).
-template <class T, class V>
-__global__ void xyw_hand_flat(const V* x, const V* y, const V* w, V* z, long long nv) {
-  constexpr int k = sizeof(V) / sizeof(T);
-  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i >= nv) return;
-  const V a = x[i], b = y[i], c = w[i];
+__device__ inline V xyw_vector(const V& a, const V& b, const V& c) {
   V r;
   const T* pa = reinterpret_cast<const T*>(&a);
   const T* pb = reinterpret_cast<const T*>(&b);
   const T* pc = reinterpret_cast<const T*>(&c);
   T* pr = reinterpret_cast<T*>(&r);
 #pragma unroll
-  for (int j = 0; j < k; ++j) pr[j] = pa[j] * pb[j] + pc[j];
-  z[i] = r;
+  for (int j = 0; j < static_cast<int>(sizeof(V) / sizeof(T)); ++j) pr[j] = pa[j] * pb[j] + pc[j];
+  return r;
+}
+
+// A grid-stride loop over the vectors.
+template <class T, class V>
+__global__ void xyw_hand(const V* x, const V* y, const V* w, V* z, long long nv) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nv;
+       i += (long long)blockDim.x * gridDim.x)
+    z[i] = xyw_vector<T>(x[i], y[i], w[i]);
+}
+
+// One vector a thread, a grid that covers the array (no loop).
+template <class T, class V>
+__global__ void xyw_hand_flat(const V* x, const V* y, const V* w, V* z, long long nv) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < nv) z[i] = xyw_vector<T>(x[i], y[i], w[i]);
 }
 
 // The best of a few launch shapes for the hand-written kernel: grid-stride

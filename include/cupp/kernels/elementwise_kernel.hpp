@@ -130,12 +130,11 @@ class ElementwiseKernel {
   ElementwiseKernel(std::string in_params, std::string out_params, std::string operation,
                     std::string name = "kernel", elementwise_kernel_options options = {})
       : s_(std::make_shared<state>()) {
-    s_->in = detail::kernels::parse_params(in_params, false);
-    s_->out = detail::kernels::parse_params(out_params, true);
-    if (s_->out.empty()) throw value_error("ElementwiseKernel: no output parameters");
-    detail::kernels::check_unique_names(s_->in, s_->out);
-    if (!detail::kernels::is_identifier(name))
-      throw value_error("ElementwiseKernel: the name '" + name + "' is not an identifier");
+    auto [in, out] =
+        detail::kernels::parse_signature("ElementwiseKernel", in_params, out_params, name);
+    if (out.empty()) throw value_error("ElementwiseKernel: no output parameters");
+    s_->in = std::move(in);
+    s_->out = std::move(out);
     s_->in_text = std::move(in_params);
     s_->out_text = std::move(out_params);
     s_->operation = std::move(operation);

@@ -58,8 +58,9 @@ class ReductionKernel {
                   std::string name = "reduce_kernel", reduction_kernel_options options = {})
       : s_(std::make_shared<state>()) {
     namespace k = detail::kernels;
-    s_->in = k::parse_params(in_params, false);
-    s_->out = k::parse_params(out_params, true);
+    auto [in, out] = k::parse_signature("ReductionKernel", in_params, out_params, name);
+    s_->in = std::move(in);
+    s_->out = std::move(out);
     if (s_->out.size() != 1)
       throw value_error("ReductionKernel: exactly one output parameter, " +
                         std::to_string(s_->out.size()) + " given");
@@ -70,9 +71,6 @@ class ReductionKernel {
       if (p.raw)
         throw value_error("ReductionKernel: raw parameter '" + p.name + "' (not supported)");
     if (s_->out[0].raw) throw value_error("ReductionKernel: the output cannot be raw");
-    k::check_unique_names(s_->in, s_->out);
-    if (!k::is_identifier(name))
-      throw value_error("ReductionKernel: the name '" + name + "' is not an identifier");
     s_->in_text = std::move(in_params);
     s_->out_text = std::move(out_params);
     s_->map_expr = std::move(map_expr);

@@ -257,13 +257,8 @@ inline kernel_outputs::output allocate_output(const shape_t& shape, dtype_id t, 
   kernel_outputs::output o;
   const index_t item = descriptor(t).itemsize;
   o.shape = shape;
-  o.strides = strides_t::filled(shape.size(), item);
-  index_t n = 1;
-  for (int d = shape.size() - 1; d >= 0; --d) {
-    o.strides[d] = n * item;
-    n *= shape[d];
-  }
-  o.owner = cuda::alloc(static_cast<std::size_t>(n * item));
+  o.strides = contiguous_strides(shape, item);
+  o.owner = cuda::alloc(static_cast<std::size_t>(size_of(shape) * item));
   o.data = o.owner.get();
   o.device = device;
   o.type = t;

@@ -103,6 +103,20 @@ inline void check_unique_names(const std::vector<param_info>& in,
         throw value_error("kernel parameter '" + all[i]->name + "' is declared twice");
 }
 
+// The parameter lists of a kernel object, parsed and checked as its
+// constructor does: `kind` ("ElementwiseKernel") starts the messages.
+struct parsed_params {
+  std::vector<param_info> in, out;
+};
+inline parsed_params parse_signature(const char* kind, std::string_view in, std::string_view out,
+                                     const std::string& name) {
+  parsed_params p{parse_params(in, false), parse_params(out, true)};
+  check_unique_names(p.in, p.out);
+  if (!is_identifier(name))
+    throw value_error(std::string(kind) + ": the name '" + name + "' is not an identifier");
+  return p;
+}
+
 // The C++ spelling of a dtype in generated code.
 inline const char* c_type_name(dtype_id d) {
   switch (d) {
