@@ -5,6 +5,8 @@
 // templates without including the API layer.
 #pragma once
 
+#include <cstddef>
+
 namespace cupp {
 
 // Where an array's memory lives.
@@ -37,6 +39,16 @@ concept expression_node = requires {
   typename E::is_cupp_expression;
 };
 
+// True once <cupp/mdspan.hpp> is included (it specialises this), so that
+// ndarray's mdspan() member can say which header it needs.
+template <class Array>
+inline constexpr bool mdspan_header_included = false;
+
 }  // namespace detail
+
+// Defined in <cupp/mdspan.hpp>; declared here so that ndarray's mdspan()
+// member can name it without ndarray.hpp paying for <cuda/std/mdspan>.
+template <std::size_t Rank, class Array>
+auto mdspan(const Array& x);
 
 }  // namespace cupp

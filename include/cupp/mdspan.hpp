@@ -3,6 +3,7 @@
 //
 //   __global__ void scale(cupp::mdspan_t<float, 2> a) { a(i, j) *= 2; }
 //   scale<<<g, b>>>(cupp::mdspan<2>(x.T()));   // strided and transposed views too
+//   scale<<<g, b>>>(x.mdspan<2>());            // the same, as a member
 //
 // The mdspan does not own memory: keep the array alive while a kernel uses it.
 // Kept out of ndarray.hpp so that <cuda/std/mdspan> costs only its users.
@@ -27,6 +28,11 @@ using mdspan_t =
 
 // Rank is static in mdspan and dynamic in ndarray, hence the check at run
 // time; strides become element counts, which mdspan requires.
+namespace detail {
+template <class T, class S>
+inline constexpr bool mdspan_header_included<ndarray<T, S>> = true;
+}  // namespace detail
+
 template <std::size_t Rank, class Array>
 auto mdspan(const Array& x) {
   using T = std::remove_pointer_t<decltype(x.data())>;
@@ -35,7 +41,7 @@ auto mdspan(const Array& x) {
                       std::to_string(x.ndim()) + " dimensions");
   ::cuda::std::array<index_t, Rank> extents{};
   ::cuda::std::array<index_t, Rank> strides{};
-  for (std::size_t d = 0; d < Rank; ++d) {
+  for (int d = 0; d < static_cast<int>(Rank); ++d) {  // int: Rank 0 would warn
     const index_t s = x.strides()[d];
     if (s % x.itemsize() != 0)
       throw value_error("mdspan: stride of " + std::to_string(s) +

@@ -239,6 +239,15 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
   }
   int device_id() const noexcept { return device_; }
 
+  // A cuda::std::mdspan<T, dextents<index_t, Rank>, layout_stride> over
+  // this array, for a user's kernel; the same as cupp::mdspan<Rank>(x).
+  template <std::size_t Rank, class Self = ndarray>
+  auto mdspan() const {
+    static_assert(detail::mdspan_header_included<Self>,
+                  "x.mdspan<Rank>() needs #include <cupp/mdspan.hpp>");
+    return cupp::mdspan<Rank>(static_cast<const Self&>(*this));
+  }
+
   // A new handle to the same memory (numpy.ndarray.view()).
   ndarray view() const { return *this; }
 
