@@ -3,6 +3,7 @@
 // expect and not a broken harness (include paths, flags).
 #include <cupp/cupp.hpp>
 #include <cupp/elementwise.hpp>
+#include <cupp/iterator.hpp>
 #include <cupp/module.hpp>
 #include <cupp/ufunc/logic.hpp>
 #include <cupp/ufunc/math.hpp>
@@ -48,4 +49,8 @@ void accepted(const cupp::ndarray<std::int32_t>& i, const cupp::ndarray<float>& 
   cupp::ndarray<bool> l =
       cupp::logical_and(f > 0, f < 5) | cupp::logical_or(b, ~b) | cupp::logical_not(b);
   i(std::vector<int>{0}) <<= 1;
+  // Iterators: arrays' are written through, expressions' read.
+  *cupp::begin(f) = *cupp::begin(f * 2) + *cupp::cbegin(f);
+  const cupp::ndarray<cupp::float16> hf = cupp::astype<cupp::float16>(f);
+  cupp::begin(hf)[1] = cupp::begin(hf * 2)[1];
 }
