@@ -139,14 +139,6 @@ namespace detail::interop {
 template <class X>
 concept lazy_operand = Expression<X> && !is_ndarray_v<std::remove_cvref_t<X>>;
 
-template <class E>
-void check_iterable_expression() {
-  using V = typename E::value_type;
-  static_assert(is_dtype_v<V>,
-                "cupp::begin: this expression has two results (divmod, frexp, modf); iterate "
-                "over each after evaluating it");
-}
-
 template <class T, class S>
 array_iterator<T, S> array_begin(const ndarray<T, S>& x) {
   // NumPy refuses writes into read-only arrays (broadcast_to's views, whose
@@ -159,11 +151,30 @@ template <class T, class S>
 const_array_iterator<T, S> array_cbegin(const ndarray<T, S>& x) {
   return {make_array_access(static_cast<const T*>(x.data()), x.shape(), x.strides()), 0};
 }
+
+// Expressions that the element-wise kernels evaluate, which is what an
+// expression iterator runs one element at a time.
+template <class E>
+concept lowerable = requires(const E& e, lower_ctx& L, strides_t*& p) {
+  e.collect(p, e.shape());
+  e.template lower<typename E::value_type, 1>(L);
+};
+
 template <class E>
 auto expression_begin(const E& e) {
-  check_iterable_expression<E>();
-  using Access = decltype(make_expression_access(e));
-  return flat_iterator<Access, eval_space_t<typename E::space>>{make_expression_access(e), 0};
+  static_assert(is_dtype_v<typename E::value_type>,
+                "cupp::begin: this expression has two results (divmod, frexp, modf); iterate "
+                "over each after evaluating it");
+  if constexpr (!lowerable<E>) {
+    static_assert(lowerable<E>,
+                  "cupp::begin: this lazy value is computed by a library call (a matrix "
+                  "product), not element by element; evaluate it into an array first and "
+                  "iterate over that array");
+    return 0;
+  } else {
+    using Access = decltype(make_expression_access(e));
+    return flat_iterator<Access, eval_space_t<typename E::space>>{make_expression_access(e), 0};
+  }
 }
 
 struct begin_fn {
