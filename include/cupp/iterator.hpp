@@ -16,8 +16,15 @@
 // arrays' the standard one, so a call without an execution policy runs
 // where the data lives.
 //
-// Iterators do not own memory: keep the array (or every array an
-// expression reads) alive while an iterator is in use.
+// Iterators do not own memory: keep the array alive while an iterator is
+// in use, and for an expression every array it reads; an expression that
+// holds arrays of its own (a product evaluated inside it, an array made in
+// the call) must itself outlive its iterators, so name it first.
+// A device iterator dereferenced on the host (std::sort over a device
+// array) reads device memory from the CPU: use Thrust or CUB for those.
+//
+// A layout walks with up to 6 axes after merging the axes that form one
+// run; more (a view stepping through 7+ axes at once) throws value_error.
 //
 // cupp::begin and friends are function objects, not functions: they are
 // never found by argument-dependent lookup, so range-for, std::ranges and
