@@ -202,6 +202,12 @@ BOOST_AUTO_TEST_CASE(sort_a_column_and_nothing_else) {
   // t in C order is sorted descending; t[i][j] = a[3 - j][i].
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) BOOST_TEST(a.item(3 - j, i) == 11 - (i * 4 + j));
+  // std::ranges over the iterators of a strided view: the even columns,
+  // ascending in C order.
+  const auto even = a(_, slice(_, _, 2));
+  std::ranges::sort(std::ranges::subrange(cupp::begin(even), cupp::end(even)));
+  BOOST_TEST(std::ranges::is_sorted(std::ranges::subrange(cupp::cbegin(even), cupp::cend(even))));
+  BOOST_TEST(a.item(0, 1) == 4);  // an odd column keeps what t gave it: 11 - 7
 }
 
 BOOST_AUTO_TEST_CASE(copy_into_strided_views) {
