@@ -9,6 +9,8 @@
 // expression's evaluator is reused as is.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <iterator>
 #include <span>
 #include <string>
