@@ -104,13 +104,22 @@ inline elementwise_plan plan_elementwise(const shape_t& out_shape, std::span<str
     if (out_shape[i] != 1) axes[n++] = i;
   auto mag = [](index_t v) { return v < 0 ? -v : v; };
   // Fastest axis first: smallest output stride, then the inputs' strides.
-  std::stable_sort(axes, axes + n, [&](int a, int b) {
+  // An insertion sort: a handful of axes, and std::stable_sort's buffer
+  // was a heap allocation on every evaluation (a fifth of the host time of
+  // a small x * y + w).
+  auto before = [&](int a, int b) {
     for (int s = 0; s < nslots; ++s) {
       const index_t x = mag(strides[s][a]), y = mag(strides[s][b]);
       if (x != y) return x < y;
     }
     return a > b;
-  });
+  };
+  for (int i = 1; i < n; ++i) {
+    const int a = axes[i];
+    int j = i;
+    for (; j > 0 && before(a, axes[j - 1]); --j) axes[j] = axes[j - 1];
+    axes[j] = a;
+  }
   // Rewrite each slot's strides in the new axis order, merging as we go.
   index_t tmp_shape[max_ndim];
   int m = 0;
@@ -160,8 +169,7 @@ struct fast_divmod {
       multiplier = static_cast<std::uint32_t>(
           ((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - d)) / d + 1);
     using u128 = unsigned __int128;
-    multiplier64 =
-        static_cast<std::uint64_t>(((u128{1} << 64) * ((u128{1} << shift) - d)) / d + 1);
+    multiplier64 = static_cast<std::uint64_t>(((u128{1} << 64) * ((u128{1} << shift) - d)) / d + 1);
   }
   CUPP_HD std::uint32_t div(std::uint32_t n) const {
 #if defined(__CUDA_ARCH__)
