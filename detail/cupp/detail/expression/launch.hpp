@@ -152,6 +152,7 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
       }
     }();
     if constexpr (on_device) {
+      ls.g.dense = ls.kd == 1 && ls.n_outer == 1 && dense_loadable(ev) && w.dense();
 #if defined(__CUDACC__)
       launch_elementwise<N>(ev, w, ls.g, out0.device_id(), ls.stream);
 #else
