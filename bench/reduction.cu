@@ -320,6 +320,25 @@ int main(int argc, char** argv) {
             }
         }
       tune = saved;
+      // A warp per row of the square matrix up to this many chunks a row,
+      // a block per row past it, and the thin rows under more flat waves.
+      for (cupp::index_t work : {cupp::index_t{512}, cupp::index_t{2048}, cupp::index_t{1} << 62}) {
+        tune.warp_team_max_work = work;
+        cupp::ndarray<float> z;
+        const double ms = time_ms(o, [&] { z = cupp::sum(square, 1); });
+        std::printf("sweep warp_team_max_work=%-20lld square.axis1 %8.4f ms %8.1f GB/s\n",
+                    static_cast<long long>(work), ms, 4.0 * o.side * o.side / (ms * 1e-3) / 1e9);
+      }
+      tune = saved;
+      for (int flat_waves : {1, 2, 4}) {
+        tune.flat_waves = flat_waves;
+        cupp::ndarray<float> z;
+        std::size_t k = 0;
+        const double ms = time_ms(more, [&] { z = cupp::sum(thin[1][k++ % 8], 1); });
+        std::printf("sweep flat_waves=%d 1e6x8.axis1 %8.4f ms %8.1f GB/s\n", flat_waves, ms,
+                    32e6 / (ms * 1e-3) / 1e9);
+      }
+      tune = saved;
     }
     if (!o.json.empty())
       bench::write_json(o.json, "reduction", props.name, [&](std::ostream& f) {

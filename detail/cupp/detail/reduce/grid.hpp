@@ -131,6 +131,11 @@ struct reduce_tuning_t {
   // wait for a second wave (2^28 float32: 86% of copy bandwidth with one,
   // 78% with two, in a hand-written version of the same walk).
   int flat_waves = 1;
+  // Inner mode: results whose reduced run has more chunks than this take a
+  // block each, fewer a warp each. A block per row of a 16384² float32
+  // matrix sums it at 3,109 GB/s on an H100, a warp per row at 2,949 (its
+  // last wave of warps runs part-full; the hardware balances blocks).
+  index_t warp_team_max_work = 2048;
 };
 inline reduce_tuning_t& reduce_tuning() {
   static reduce_tuning_t t;
@@ -168,7 +173,7 @@ inline reduce_grid make_reduce_grid(const reduce_plan& p, int N, index_t residen
       int t = 1;
       while (t < g.work) t *= 2;
       g.team = t;
-    } else if (g.work <= 2048 || g.teams >= slots * 8) {  // a warp per result
+    } else if (g.work <= tune.warp_team_max_work) {  // a warp per result
       g.team = 32;
     } else {
       g.team = 256;
