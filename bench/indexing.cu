@@ -12,6 +12,7 @@
 //   gather_unchecked.f32        float32, checked and unchecked (indices, the
 //                               result and one read of x)
 //   gather_l2.f32               the same indices modulo 2^22 into 2^22 float32
+//   gather_l2_unchecked.f32     (L2-resident), checked and unchecked
 //                               (16 MiB: the source stays in L2)
 //   concatenate.axis0.f32       8 arrays of 2^25 float32 along axis 0, and 8 of
 //   concatenate.axis1.f32       (4096, 8192) along axis 1 (read + write)
@@ -23,6 +24,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 
 #include "bench_common.hpp"
@@ -128,6 +130,29 @@ int main(int argc, char** argv) {
       const double near_bytes = 8.0 * n + 4.0 * n + 4.0 * m;
       add("gather_l2.f32", time_ms(o, [&] { y = small(near); }), near_bytes);
       expect("gather_l2.f32", y.item(4242) == small.item(h[4242] % m));
+      add("gather_l2_unchecked.f32", time_ms(o, [&] { y = small(near).unchecked(); }), near_bytes);
+      expect("gather_l2_unchecked.f32", y.item(99) == small.item(h[99] % m));
+      if (std::getenv("CUPP_BENCH_GATHER_SWEEP")) {
+        // The flat gather kernel alone (no allocation, no check), by items a
+        // thread and cache hints, from the L2-resident and the large source.
+        cupp::ndarray<float> out = cupp::empty<float>({n});
+        const cudaStream_t s = cupp::cuda::get_current_stream().handle();
+        auto variant = [&](const char* name, auto launch) {
+          for (int big = 0; big < 2; ++big) {
+            const char* src = reinterpret_cast<const char*>(big ? x.data() : small.data());
+            const auto* ip = big ? idx.data() : near.data();
+            const double ms = time_ms(o, [&] {
+              launch(src, 4, big ? n : m, ip, reinterpret_cast<char*>(out.data()), n,
+                     cupp::detail::index_mode::trusted, nullptr, s);
+            });
+            std::printf("sweep gather %-12s %-5s %8.4f ms\n", name, big ? "dram" : "l2", ms);
+          }
+        };
+        variant("items4", cupp::detail::launch_flat_gather<4, 4, false>);
+        variant("items4.hint", cupp::detail::launch_flat_gather<4, 4, true>);
+        variant("items8", cupp::detail::launch_flat_gather<4, 8, false>);
+        variant("items8.hint", cupp::detail::launch_flat_gather<4, 8, true>);
+      }
     }
 #endif
 #if __has_include(<cupp/joining.hpp>)

@@ -39,15 +39,16 @@ inline constexpr int flat_gather_items = 4;  // per thread
 inline constexpr int flat_gather_threads = 256;
 
 // `Size`-byte elements; out[t] = src[fix(idx[t]) * ast]. A thread loads its
-// four indices in two 16-byte reads, fixes them under Mode, issues the four
-// reads and stores the four elements at once.
-template <int Size, index_mode Mode>
+// N indices in 16-byte reads, fixes them under Mode, issues the N reads and
+// stores the N elements at once. Streaming (the default): the indices and
+// the result pass through L2 marked evict-first and the source reads skip
+// L1, so that a source L2 could hold is not pushed out by the streams.
+template <int Size, index_mode Mode, int N = flat_gather_items, bool Streaming = true>
 __global__ void __launch_bounds__(flat_gather_threads)
     flat_gather_kernel(const char* __restrict__ src, index_t ast, index_t ext,
                        const std::int64_t* __restrict__ idx, char* __restrict__ out, index_t n,
                        index_fault* fault) {
   using word = typename word_of<Size>::type;
-  constexpr int N = flat_gather_items;
   struct alignas(Size * N > 16 ? 16 : Size * N) pack {
     word v[N];
   };
@@ -59,7 +60,8 @@ __global__ void __launch_bounds__(flat_gather_threads)
     if (count == N) {
 #pragma unroll
       for (int j = 0; j < N; j += 2) {
-        const longlong2 v = *reinterpret_cast<const longlong2*>(idx + i0 + j);
+        const auto* p = reinterpret_cast<const longlong2*>(idx + i0 + j);
+        const longlong2 v = Streaming ? __ldcs(p) : *p;
         k[j] = v.x;
         k[j + 1] = v.y;
       }
@@ -83,26 +85,38 @@ __global__ void __launch_bounds__(flat_gather_threads)
         bad = true;
         i = 0;
       }
-      r.v[j] = *reinterpret_cast<const word*>(src + i * ast);
+      const auto* p = reinterpret_cast<const word*>(src + i * ast);
+      r.v[j] = Streaming ? __ldcg(p) : *p;
     }
     if constexpr (Mode == index_mode::raise)
       if (bad) report_fault(fault, bad_value, 0);
     word* o = reinterpret_cast<word*>(out) + i0;
     if (count == N) {
-      *reinterpret_cast<pack*>(o) = r;
+      if constexpr (Streaming && sizeof(pack) % 16 == 0) {
+        uint4 q[sizeof(pack) / 16];
+        __builtin_memcpy(q, &r, sizeof q);
+#pragma unroll
+        for (std::size_t j = 0; j < sizeof q / 16; ++j)
+          __stcs(reinterpret_cast<uint4*>(o) + j, q[j]);
+      } else if constexpr (Streaming) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) __stcs(o + j, r.v[j]);
+      } else {
+        *reinterpret_cast<pack*>(o) = r;
+      }
     } else {
       for (int j = 0; j < count; ++j) o[j] = r.v[j];
     }
   }
 }
 
-template <int Size>
+template <int Size, int N = flat_gather_items, bool Streaming = true>
 void launch_flat_gather(const char* src, index_t ast, index_t ext, const std::int64_t* idx,
                         char* out, index_t n, index_mode mode, index_fault* fault, cudaStream_t s) {
-  constexpr index_t span = index_t{flat_gather_threads} * flat_gather_items;
+  constexpr index_t span = index_t{flat_gather_threads} * N;
   const unsigned blocks = static_cast<unsigned>(std::min<index_t>((n + span - 1) / span, 1 << 30));
   auto launch = [&](auto m) {
-    flat_gather_kernel<Size, decltype(m)::value>
+    flat_gather_kernel<Size, decltype(m)::value, N, Streaming>
         <<<blocks, flat_gather_threads, 0, s>>>(src, ast, ext, idx, out, n, fault);
   };
   using M = index_mode;
