@@ -46,6 +46,24 @@ extern "C" __global__ void add(const float* x, const float* y, float* z, int n) 
 }
 )";
 
+__global__ void xyw_kernel(const float* x, const float* y, const float* w, float* z, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) z[i] = x[i] * y[i] + w[i];
+}
+
+template <int Bytes>
+struct padded_args {
+  const float *x, *y, *w;
+  float* z;
+  int n;
+  char pad[Bytes - 40];
+};
+template <int Bytes>
+__global__ void padded_xyw(const padded_args<Bytes> a) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < a.n) a.z[i] = a.x[i] * a.y[i] + a.w[i];
+}
+
 void launch_row(bench_run& b) {
   if (!b.wanted("raw_kernel.launch.1000")) return;
   auto& r = b.start("raw_kernel.launch.1000", "RawKernel over 1000 float32, cached");
@@ -157,12 +175,76 @@ void graph_rows(bench_run& b) {
         b.start("graph.xyw.1000", "z = x * y + w, 1000 float32: direct, graph, per expr of 10");
     cupp::ndarray<float> z;
     b.time(r, "direct", [&] { z = x * y + w; });
+    // The floor under "direct": a kernel compiled in, launched into an
+    // existing array, nothing planned or allocated.
+    cupp::ndarray<float> z0 = cupp::empty<float>({n});
+    b.time(r, "hand-written <<<>>>", [&] {
+      xyw_kernel<<<(n + 255) / 256, 256, 0, s.handle()>>>(x.data(), y.data(), w.data(), z0.data(),
+                                                          n);
+    });
+    if (std::getenv("CUPP_BENCH_HOST_SPLIT")) {
+      // Host microseconds per call of the pieces of `z = x * y + w` (loops
+      // of 200 calls, no synchronisation inside; the launches may wait for
+      // a full queue, the rest do not launch).
+      auto host_us = [&](const char* what, auto f) {
+        const double us = bench::median_host_us_per_call(7, 200, f);
+        std::printf("  host split %-28s %8.3f us\n", what, us);
+      };
+      host_us("z = x * y + w", [&] { z = x * y + w; });
+      host_us("hand-written launch", [&] {
+        xyw_kernel<<<(n + 255) / 256, 256, 0, s.handle()>>>(x.data(), y.data(), w.data(),
+                                                          z0.data(), n);
+      });
+      host_us("ndarray<float>({n}) and free", [&] { cupp::ndarray<float> t({n}); });
+      host_us("build x * y + w, no eval", [&] {
+        auto e = x * y + w;
+        asm volatile("" : : "r"(&e) : "memory");
+      });
+      host_us("launch, 256-byte parameters", [&] {
+        padded_xyw<256><<<(n + 255) / 256, 256, 0, s.handle()>>>(
+            {x.data(), y.data(), w.data(), z0.data(), n, {}});
+      });
+      host_us("launch, 512-byte parameters", [&] {
+        padded_xyw<512><<<(n + 255) / 256, 256, 0, s.handle()>>>(
+            {x.data(), y.data(), w.data(), z0.data(), n, {}});
+      });
+      host_us("launch, 1024-byte parameters", [&] {
+        padded_xyw<1024><<<(n + 255) / 256, 256, 0, s.handle()>>>(
+            {x.data(), y.data(), w.data(), z0.data(), n, {}});
+      });
+      {
+        // The same kernel through the driver's cuLaunchKernel (reached
+        // through the runtime, no -lcuda), to see what the runtime adds.
+        using launch_fn = int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                  unsigned, unsigned, cudaStream_t, void**, void**);
+        void* p = nullptr;
+        cudaDriverEntryPointQueryResult found{};
+        cudaFunction_t f = nullptr;
+        if (cudaGetDriverEntryPointByVersion("cuLaunchKernel", &p, 12000, cudaEnableDefault,
+                                             &found) == cudaSuccess &&
+            found == cudaDriverEntryPointSuccess &&
+            cudaGetFuncBySymbol(&f, reinterpret_cast<const void*>(xyw_kernel)) == cudaSuccess) {
+          const auto fn = reinterpret_cast<launch_fn>(p);
+          const float *px = x.data(), *py = y.data(), *pw = w.data();
+          float* pz = z0.data();
+          int nn = n;
+          void* args[] = {&px, &py, &pw, &pz, &nn};
+          host_us("cuLaunchKernel", [&] {
+            fn(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, s.handle(), args, nullptr);
+          });
+        }
+      }
+      host_us("getDevice", [&] { (void)cupp::cuda::runtime::getDevice(); });
+      host_us("current stream", [&] { (void)cupp::cuda::get_current_stream(); });
+      cupp::cuda::Device().synchronize();
+    }
     cupp::cuda::graph one = cupp::cuda::capture(s, [&] { z = x * y + w; });
     b.time(r, "graph", [&] { one.launch(s); });
     std::vector<cupp::ndarray<float>> zs(10);
     cupp::cuda::graph ten = cupp::cuda::capture(s, [&] {
       for (auto& zi : zs) zi = x * y + w;
     });
+    std::printf("  graph of 10: %zu nodes\n", ten.num_nodes());
     const double ten_ms = b.time(r, "graph of 10", [&] { ten.launch(s); });
     r.figures.push_back({"graph per expr", ten_ms / 10});
     std::printf("  %-24s %10.4f ms\n", "graph per expr", ten_ms / 10);
