@@ -273,6 +273,24 @@ BOOST_AUTO_TEST_CASE(a_foreign_tensor_is_deleted_once_when_the_last_view_goes) {
   BOOST_TEST(foreign_deleted == 2);
 }
 
+// An imported array exported again: the foreign tensor lives until both
+// the array and the new tensor are gone.
+BOOST_AUTO_TEST_CASE(an_import_exported_again_keeps_the_foreign_tensor) {
+  foreign f;
+  foreign_deleted = 0;
+  auto y = cupp::from_dlpack<float, host_space>(&f.v);
+  dl::DLManagedTensorVersioned* again = cupp::to_dlpack(y);
+  BOOST_TEST(again->dl_tensor.data == static_cast<void*>(f.data.data()));
+  BOOST_TEST(again->dl_tensor.strides[0] == 12);
+  y = cupp::host::ndarray<float>();
+  BOOST_TEST(foreign_deleted == 0);
+  auto z = cupp::from_dlpack<float, host_space>(again);
+  BOOST_TEST(z.at(1, 1, 1) == f.data[17]);
+  BOOST_TEST(foreign_deleted == 0);
+  z = cupp::host::ndarray<float>();
+  BOOST_TEST(foreign_deleted == 1);
+}
+
 BOOST_AUTO_TEST_CASE(byte_offset_and_null_strides) {
   foreign f;
   foreign_deleted = 0;
