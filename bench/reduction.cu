@@ -331,11 +331,11 @@ int main(int argc, char** argv) {
       }
       tune = saved;
       for (int flat_waves : {1, 2, 4}) {
-        tune.flat_waves = flat_waves;
+        tune.flat_rows_waves = flat_waves;
         cupp::ndarray<float> z;
         std::size_t k = 0;
         const double ms = time_ms(more, [&] { z = cupp::sum(thin[1][k++ % 8], 1); });
-        std::printf("sweep flat_waves=%d 1e6x8.axis1 %8.4f ms %8.1f GB/s\n", flat_waves, ms,
+        std::printf("sweep flat_rows_waves=%d 1e6x8.axis1 %8.4f ms %8.1f GB/s\n", flat_waves, ms,
                     32e6 / (ms * 1e-3) / 1e9);
       }
       tune = saved;
