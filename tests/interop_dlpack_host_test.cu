@@ -491,4 +491,27 @@ BOOST_AUTO_TEST_CASE(the_python_stream_integers) {
   BOOST_TEST(contains(refusal<cupp::value_error>([] { (void)cs::from_python(-2); }), "stream=-2"));
 }
 
+// Device-array paths that touch no GPU, so that they are compiled and run
+// where there is none: a device array refuses host memory before asking
+// CUDA anything, and an empty device array exports with no handshake.
+BOOST_AUTO_TEST_CASE(device_array_paths_without_a_gpu) {
+  foreign f;
+  foreign_deleted = 0;
+  BOOST_TEST(contains(refusal<cupp::value_error>([&] { (void)cupp::from_dlpack<float>(&f.v); }),
+                      "kDLCPU memory cannot become a device array (use from_dlpack<T, "
+                      "host_space>)"));
+  BOOST_TEST(contains(refusal<cupp::value_error>([&] { (void)cupp::from_dlpack<float>(&f.u); }),
+                      "cannot become a device array"));
+  BOOST_TEST(foreign_deleted == 0);
+  const cupp::ndarray<float> empty;
+  dl::DLManagedTensorVersioned* t = cupp::to_dlpack(empty, dl::consumer_stream::no_sync());
+  BOOST_TEST(t->dl_tensor.device.device_type == dl::kDLCUDA);
+  BOOST_TEST(t->dl_tensor.ndim == 1);
+  BOOST_TEST(t->dl_tensor.shape[0] == 0);
+  dl::release(t);
+  dl::DLManagedTensor* u = cupp::to_dlpack_unversioned(empty, dl::consumer_stream::no_sync());
+  BOOST_TEST(u->dl_tensor.device.device_type == dl::kDLCUDA);
+  dl::release(u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
