@@ -53,12 +53,17 @@ static_assert(std::is_same_v<std::iterator_traits<host_cit>::reference, const fl
 static_assert(std::is_same_v<std::iterator_traits<host_it>::value_type, float>);
 static_assert(std::is_same_v<std::iterator_traits<host_it>::difference_type, std::ptrdiff_t>);
 static_assert(std::is_same_v<std::iterator_traits<host_it>::pointer, float*>);
-// Thrust's system comes from the category: the standard tag means the
-// host, its device tag the GPU.
+// The categories, and the system Thrust runs a policy-free algorithm on
+// (its device tag alone would map to the host system).
 static_assert(std::is_same_v<std::iterator_traits<host_it>::iterator_category,
                              std::random_access_iterator_tag>);
 static_assert(std::is_same_v<std::iterator_traits<dev_it>::iterator_category,
                              thrust::random_access_device_iterator_tag>);
+static_assert(std::is_same_v<thrust::iterator_system<dev_it>::type, thrust::device_system_tag>);
+static_assert(std::is_same_v<thrust::iterator_system<cupp::iterator_t<
+                                 decltype(std::declval<const cupp::ndarray<float>&>() * 2)>>::type,
+                             thrust::device_system_tag>);
+static_assert(std::is_same_v<thrust::iterator_system<host_it>::type, thrust::host_system_tag>);
 static_assert(std::random_access_iterator<host_it>);
 static_assert(std::random_access_iterator<host_cit>);
 static_assert(std::output_iterator<host_it, float>);

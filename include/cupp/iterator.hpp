@@ -244,3 +244,16 @@ template <class X>
 using const_iterator_t = decltype(cbegin(std::declval<const X&>()));
 
 }  // namespace cupp
+
+// Thrust runs an algorithm without an execution policy on the system of
+// its iterators: the GPU for device arrays and expressions, the CPU for
+// host ones (a sort of a device view without this ran on the CPU and
+// faulted reading device memory).
+template <class Access>
+struct thrust::iterator_system<cupp::flat_iterator<Access, cupp::device_space>> {
+  using type = thrust::device_system_tag;
+};
+template <class Access>
+struct thrust::iterator_system<cupp::flat_iterator<Access, cupp::host_space>> {
+  using type = thrust::host_system_tag;
+};

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include <thrust/iterator/iterator_categories.h>
+#include <thrust/iterator/iterator_traits.h>
 
 #include <cupp/array_fwd.hpp>
 #include <cupp/cuda/runtime.hpp>
@@ -29,10 +30,11 @@
 
 namespace cupp::detail::interop {
 
-// Thrust picks the system an algorithm runs on from the iterator's
-// category: its device tag (which derives from the standard random-access
-// tag, so CUB and the standard library still see random access) sends
-// device arrays to the GPU, the standard tag sends host arrays to the CPU.
+// The iterator's category: Thrust's device tag for device arrays (it
+// derives from the standard random-access tag, so CUB and the standard
+// library still see random access), the standard tag for host arrays. The
+// tag alone does not send Thrust to the GPU (it maps a bare device tag to
+// its host system): <cupp/iterator.hpp> specialises thrust::iterator_system.
 template <class S>
 using flat_category_t =
     std::conditional_t<std::is_same_v<S, host_space>, std::random_access_iterator_tag,
