@@ -289,6 +289,21 @@ BOOST_AUTO_TEST_CASE(rolling_into_the_source) {
   for (int i = 0; i < 7; ++i) BOOST_TEST(got[i] == x[(i + 5) % 7]);
 }
 
+// The same over enough elements that many blocks run at once: without the
+// temporary, blocks overwrite elements that others have yet to read (the
+// small case above passed by luck of one warp's loads preceding its
+// stores).
+BOOST_AUTO_TEST_CASE(rolling_a_large_array_into_itself) {
+  const int n = 200000;
+  const array<std::int32_t> a = make_storage<std::int32_t>(n);
+  const std::vector<std::int32_t> x = values(a);
+  cupp::copyto(a, cupp::roll(a, 1000));
+  const std::vector<std::int32_t> got = values(a);
+  int bad = 0;
+  for (int i = 0; i < n; ++i) bad += got[i] != x[(i + n - 1000) % n];
+  BOOST_TEST(bad == 0);
+}
+
 // NumPy 2 raises OverflowError for Python ints that do not fit the dtype.
 BOOST_AUTO_TEST_CASE(constants_that_do_not_fit) {
   const array<std::int8_t> a = make_storage<std::int8_t>(9).reshape(3, 3);

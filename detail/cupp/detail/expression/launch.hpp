@@ -193,8 +193,12 @@ inline void byte_range(const array_info& a, const char*& lo, const char*& hi) {
 // later: an operand shares memory with the output in another layout.
 template <class T, class S, class E>
 bool needs_temporary(const ndarray<T, S>& out, const E& e) {
-  const array_info o{reinterpret_cast<const char*>(out.data()), &out.shape(), &out.strides(),
-                     out.itemsize(), out.device_id()};
+  const array_info o{reinterpret_cast<const char*>(out.data()),
+                     &out.shape(),
+                     &out.strides(),
+                     out.itemsize(),
+                     out.device_id(),
+                     true};
   const char *olo, *ohi;
   byte_range(o, olo, ohi);
   bool overlap = false;
@@ -202,7 +206,7 @@ bool needs_temporary(const ndarray<T, S>& out, const E& e) {
     const char *lo, *hi;
     byte_range(a, lo, hi);
     if (lo >= ohi || olo >= hi || lo == hi || olo == ohi) return;
-    const bool same_view = a.data == o.data && a.itemsize == o.itemsize &&
+    const bool same_view = a.elementwise && a.data == o.data && a.itemsize == o.itemsize &&
                            broadcast_strides(*a.shape, *a.strides, out.shape()) ==
                                broadcast_strides(out.shape(), out.strides(), out.shape()) &&
                            broadcasts_to(*a.shape, out.shape()) && *a.shape == out.shape();

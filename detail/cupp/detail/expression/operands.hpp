@@ -79,6 +79,10 @@ struct array_info {
   const strides_t* strides;
   index_t itemsize;
   int device;
+  // Read at the output's own positions (false for a gather such as roll,
+  // which reads other elements: writing its source in place needs a copy
+  // even when the views are the same).
+  bool elementwise = true;
 };
 
 // Lowering of the operands for one launch: slot strides after planning, and
@@ -156,7 +160,7 @@ struct array_leaf {
   template <class F>
   void for_each_array(F&& f) const {
     f(detail::array_info{reinterpret_cast<const char*>(a.data()), &a.shape(), &a.strides(),
-                         a.itemsize(), a.device_id()});
+                         a.itemsize(), a.device_id(), true});
   }
 };
 

@@ -219,7 +219,7 @@ class gather_expr : public expression_base<gather_expr<T, S>> {
   template <class F>
   void for_each_array(F&& f) const {
     f(detail::array_info{reinterpret_cast<const char*>(src_.data()), &src_.shape(), &src_.strides(),
-                         src_.itemsize(), src_.device_id()});
+                         src_.itemsize(), src_.device_id(), false});
   }
 
  private:

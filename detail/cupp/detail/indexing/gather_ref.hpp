@@ -46,9 +46,9 @@ inline bool ranges_overlap(const array_info& a, const array_info& b) {
 }
 
 template <class T, class S>
-array_info info_of(const ndarray<T, S>& a) {
+array_info info_of(const ndarray<T, S>& a, bool elementwise = true) {
   return {reinterpret_cast<const char*>(a.data()), &a.shape(), &a.strides(), a.itemsize(),
-          a.device_id()};
+          a.device_id(), elementwise};
 }
 
 // What a gather_ref<T, S, K> holds, and its reads and writes. `fault` is
@@ -100,7 +100,7 @@ struct gather_state {
   }
   template <class F>
   void for_each_array(F&& f) const {
-    f(info_of(a));
+    f(info_of(a, false));  // read at the indices, not at the output's positions
     for (const auto& i : idx) f(info_of(i));
   }
 
