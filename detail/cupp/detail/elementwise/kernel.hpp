@@ -531,35 +531,10 @@ __global__ void __launch_bounds__(256, resident_blocks_bound(256, eval_min_block
     elementwise_kernel(const E e, const O o, const grid_params g) {
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
   const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  // Dense one-dimensional launches skip the coordinates, offsets and
-  // per-chunk layout tests: a 1000-element x * y + w ran 309 instructions a
-  // warp through the general chunk against 64 for a bare kernel, and small
-  // kernels (graph nodes) are as long as their one thread's path.
-  if constexpr (has_dense_load<E> && requires(const O& out, const typename O::value_type* v) {
-                  out.store_dense(v, index_t{});
-                }) {
-    if (g.dense) {
-      const index_t full = g.n0 / N;
-      for (index_t t = first; t < g.chunks; t += step) {
-        if (t < full) {
-          typename E::regs r;
-          e.load_dense(r, t * N);
-          typename O::value_type v[N];
-          CUPP_UNROLL
-          for (int j = 0; j < N; ++j) v[j] = O::cast(e.value(r, j));
-          o.store_dense(v, t * N);
-        } else {
-          const index_t c[kernel_dims] = {t * N};
-          run_chunk<N>(e, o, g, c);
-        }
-      }
-      return;
-    }
-  }
   // Two loops, two copies of the chunk's code: in row mode the offsets of a
   // row stay out of the inner loop, which one merged loop could not keep
   // (the outer broadcast add ran 1.6x slower with one loop).
-  if (g.row_mode) {
+  if (g.row_mode && !g.dense) {
     for (index_t row = blockIdx.y; row < g.rows; row += gridDim.y) {
       index_t c[kernel_dims];
       row_coords(g, row, c);
@@ -568,12 +543,42 @@ __global__ void __launch_bounds__(256, resident_blocks_bound(256, eval_min_block
         run_chunk<N>(e, o, g, c);
       }
     }
-  } else {
-    for (index_t t = first; t < g.chunks; t += step) {
-      index_t c[kernel_dims];
-      chunk_coords<N>(g, t, c);
-      run_chunk<N>(e, o, g, c);
+    return;
+  }
+  // Dense one-dimensional launches load and store whole chunks bare, with
+  // no coordinates, offsets or per-chunk layout tests: a 1000-element
+  // x * y + w ran 309 instructions a warp through the general chunk, 135
+  // so, and small kernels (graph nodes) last as long as their one thread's
+  // path. The arithmetic between stays one copy, for compile time.
+  constexpr bool dense_capable =
+      has_dense_load<E> && requires(const O& out, const typename O::value_type* v) {
+    out.store_dense(v, index_t{});
+  };
+  const index_t full = dense_capable && g.dense ? g.n0 / N : 0;
+  for (index_t t = first; t < g.chunks; t += step) {
+    const bool bare = t < full;
+    index_t c[kernel_dims];
+    int count = N;
+    typename E::regs r{};
+    if constexpr (dense_capable) {
+      if (bare) e.load_dense(r, t * N);
     }
+    if (!bare) {
+      chunk_coords<N>(g, t, c);
+      count = static_cast<int>(g.n0 - c[0] < N ? g.n0 - c[0] : N);
+      e.load(r, c, g.nd, count);
+    }
+    typename O::value_type v[N]{};
+    CUPP_UNROLL
+    for (int j = 0; j < N; ++j)
+      if (j < count) v[j] = O::cast(e.value(r, j));
+    if constexpr (dense_capable) {
+      if (bare) {
+        o.store_dense(v, t * N);
+        continue;
+      }
+    }
+    o.store(v, c, g.nd, count);
   }
 }
 
