@@ -82,21 +82,8 @@ struct foreign {
   }
 };
 
-template <class E, class F>
-std::string refusal(F&& call) {
-  try {
-    call();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong exception type: ") + e.what();
-  }
-  return "(nothing thrown)";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using cupp_test::contains;
+using cupp_test::refusal;
 
 }  // namespace
 

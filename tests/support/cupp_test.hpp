@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -37,6 +38,25 @@ std::string message_of(F&& call) {
     return e.what();
   }
   return "(no value_error)";
+}
+
+// The message of the exception of type E that `call` throws, or a line
+// saying that it threw another type or nothing: a refusal's test compares
+// this with the text it expects.
+template <class E, class F>
+std::string refusal(F&& call) {
+  try {
+    call();
+  } catch (const E& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("wrong exception type: ") + e.what();
+  }
+  return "(nothing thrown)";
+}
+
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
 }
 
 inline std::string fixture(const std::string& relative) {

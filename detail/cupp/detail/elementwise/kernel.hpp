@@ -381,11 +381,7 @@ struct pair_out {
   CUPP_HD void store(const value_type* v, const index_t* c, int nd, int count) const {
     A a[N];
     B b[N];
-    CUPP_UNROLL
-    for (int j = 0; j < N; ++j) {
-      a[j] = v[j].first;
-      b[j] = v[j].second;
-    }
+    split(v, a, b);
     first.store(a, c, nd, count);
     second.store(b, c, nd, count);
   }
@@ -393,13 +389,18 @@ struct pair_out {
   CUPP_HD void store_dense(const value_type* v, index_t i) const {
     A a[N];
     B b[N];
+    split(v, a, b);
+    first.store_dense(a, i);
+    second.store_dense(b, i);
+  }
+
+ private:
+  CUPP_HD static void split(const value_type* v, A* a, B* b) {
     CUPP_UNROLL
     for (int j = 0; j < N; ++j) {
       a[j] = v[j].first;
       b[j] = v[j].second;
     }
-    first.store_dense(a, i);
-    second.store_dense(b, i);
   }
 };
 
