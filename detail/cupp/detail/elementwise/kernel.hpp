@@ -20,6 +20,7 @@
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/driver_launch.hpp>
 #include <cupp/detail/elementwise/plan.hpp>
+#include <cupp/detail/numerics/pair_value.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp::detail {
@@ -317,18 +318,6 @@ struct node_eval {
     return op(convert<typename Loop::template in<I>>(eval_at<I>(args).value(regs_at<I>(r), j))...);
   }
 };
-
-// Two values produced together by a two-output ufunc (divmod, frexp, modf).
-template <class A, class B>
-struct pair_value {
-  A first;
-  B second;
-};
-
-template <class T>
-inline constexpr bool is_pair_value_v = false;
-template <class A, class B>
-inline constexpr bool is_pair_value_v<pair_value<A, B>> = true;
 
 // The output: an array of type T that values are cast into.
 template <class T, int N>

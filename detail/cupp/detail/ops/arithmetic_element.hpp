@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/numerics/pair_value.hpp>
 #include <cupp/detail/ops/common.hpp>
 
 namespace cupp::ops::arith {
