@@ -3,6 +3,7 @@
 // the concept that marks lazy expression nodes.
 // A vocabulary header, so that internal headers can name arrays in their
 // templates without including the API layer.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // The axis= argument of reductions, scans and array manipulation: nothing
 // or cupp::none (every axis, NumPy's axis=None), one axis, or a list of
 // axes (negative ones counting from the end). A vocabulary header.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <initializer_list>

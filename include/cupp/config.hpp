@@ -1,5 +1,6 @@
 // Build-wide settings of cupp: version, limits and the macros that mark
 // functions for host and device compilation.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <cstddef>

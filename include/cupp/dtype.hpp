@@ -1,5 +1,6 @@
 // Element types: the C++ types cupp arrays hold, their NumPy descriptors, and
 // NumPy 2's type promotion as a compile-time trait.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <cuda_bf16.h>

@@ -1,5 +1,6 @@
 // Exception types. Each mirrors the Python exception NumPy or CuPy raises for
 // the same mistake, so that code ported from NumPy catches the same things.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <cstddef>

@@ -12,6 +12,7 @@
 // Every basic index gives a view (ndarray::operator(), defined with the
 // array); this header only describes indices and has no CUDA in it.
 // cupp::index_item holds any of them, for indices chosen at run time.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <concepts>

@@ -2,6 +2,7 @@
 // (NumPy's axis=None, an int or a tuple, negative ones counting from the
 // end) and NumPy's keyword arguments, written as `kw::keepdims = true`,
 // `kw::where = mask`, `kw::initial = 0`, `kw::ddof = 1`, `cupp::out(a)`.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // Shapes and strides: small inline vectors of index_t, printed as NumPy
 // prints tuples, and the layout rules (contiguity, default strides) NumPy
 // applies to them.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <algorithm>
