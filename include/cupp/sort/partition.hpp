@@ -27,21 +27,9 @@
 #include <cupp/detail/sort/sort_args.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/sort/sort.hpp>
+#include <cupp/sort/sort_types.hpp>
 
 namespace cupp {
-
-// numpy.partition's kth: one position (an integer) or several (a braced
-// list or a std::vector); negative positions count from the end of the axis.
-class partition_kth {
- public:
-  partition_kth(index_t kth) : positions_{kth} {}
-  partition_kth(std::initializer_list<index_t> kth) : positions_(kth) {}
-  partition_kth(std::vector<index_t> kth) : positions_(std::move(kth)) {}
-  const std::vector<index_t>& positions() const { return positions_; }
-
- private:
-  std::vector<index_t> positions_;
-};
 
 namespace detail::partitioning {
 

@@ -27,22 +27,9 @@
 #include <cupp/ndarray.hpp>
 #include <cupp/reductions.hpp>
 #include <cupp/sort/sort.hpp>
+#include <cupp/sort/sort_types.hpp>
 
 namespace cupp {
-
-// quantile/percentile options: NumPy's method= (one of its 13 names),
-// keepdims=, and overwrite_input= (accepted; the input is never written).
-struct quantile_options {
-  std::string_view method = "linear";
-  bool keepdims = false;
-  bool overwrite_input = false;
-};
-
-// median/nanmedian options.
-struct median_options {
-  bool keepdims = false;
-  bool overwrite_input = false;
-};
 
 namespace detail::quantiles {
 

@@ -24,26 +24,13 @@
 #include <cupp/detail/sort/sets_match.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/sort/sort.hpp>
+#include <cupp/sort/sort_types.hpp>
 
 #if defined(__CUDACC__)
 #include <cupp/detail/sort/sets_device.hpp>
 #endif
 
 namespace cupp {
-
-// intersect1d(..., return_indices): the common values and the indices of
-// their first occurrences in each (flattened) input.
-struct return_indices_t {
-  explicit return_indices_t() = default;
-};
-inline constexpr return_indices_t return_indices{};
-
-template <class T, class S>
-struct intersect1d_result {
-  ndarray<T, S> values;
-  ndarray<std::int64_t, S> indices1;
-  ndarray<std::int64_t, S> indices2;
-};
 
 namespace detail::sets {
 

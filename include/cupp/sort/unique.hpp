@@ -23,30 +23,9 @@
 #include <cupp/detail/sort/unique_engine.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/sort/sort.hpp>
+#include <cupp/sort/sort_types.hpp>
 
 namespace cupp {
-
-// numpy.unique's keyword arguments, in NumPy's order (designated
-// initializers must keep it). sorted=false is accepted, as NumPy allows,
-// and changes nothing: the results are always sorted.
-struct unique_options {
-  bool return_index = false;
-  bool return_inverse = false;
-  bool return_counts = false;
-  axis_arg axis = none;
-  bool equal_nan = true;
-  bool sorted = true;
-};
-
-// numpy.unique's results: int64 indices of the first occurrences, the
-// inverse (input shape with axis=None or a 1-d input, else one entry per
-// slice along the axis) and the counts. The ones not asked for are empty
-// (shape (0,)).
-template <class T, class S>
-struct unique_result {
-  ndarray<T, S> values;
-  ndarray<std::int64_t, S> indices, inverse, counts;
-};
 
 // NumPy 2's UniqueAllResult, UniqueCountsResult, UniqueInverseResult.
 template <class T, class S>
