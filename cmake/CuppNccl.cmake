@@ -1,4 +1,4 @@
-# cupp::nccl: what <cupp/cuda/nccl.hpp> and <cupp/distributed.hpp> link:
+# cupp::nccl: what <cupp/nccl.hpp> and <cupp/distributed.hpp> link:
 # NCCL's libnccl.so.2, found (in this order) under CUPP_NCCL_ROOT or
 # $NCCL_ROOT, in the folder of the `nvidia.nccl` Python package (PyPI's
 # nvidia-nccl-cu13 wheel: nvidia/nccl/{include,lib}, with no unversioned

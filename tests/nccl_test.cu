@@ -6,7 +6,7 @@
 // one thread through groups, and one thread per device on communicators
 // made from a unique id).
 #include <cupp/creation.hpp>
-#include <cupp/cuda/nccl.hpp>
+#include <cupp/nccl.hpp>
 
 #include <atomic>
 #include <cmath>

@@ -36,13 +36,14 @@
 #include <vector>
 
 #include <cupp/cuda/device.hpp>
-#include <cupp/cuda/nccl.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
+#include <cupp/distributed/process_group_bootstrap.hpp>
 #include <cupp/distributed/store.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/nccl.hpp>
 #include <cupp/ndarray.hpp>
 
 namespace cupp::distributed {
@@ -76,16 +77,6 @@ inline std::string shape_text(const shape_t& s) {
 }
 
 }  // namespace detail
-
-// How the ranks of a group exchange the few bytes they need before NCCL
-// can: rank 0's NCCL unique id, and (for argument checks) one string per
-// rank. The TCP store gives one; MPI another (<cupp/distributed/mpi.hpp>).
-struct process_group_bootstrap {
-  // Every rank passes its bytes; every rank gets rank 0's.
-  std::function<std::vector<std::byte>(std::span<const std::byte>)> share_from_rank_0;
-  // Every rank passes its text; every rank gets every rank's, in rank order.
-  std::function<std::vector<std::string>(const std::string&)> gather_texts;
-};
 
 class process_group {
  public:

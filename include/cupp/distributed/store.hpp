@@ -31,9 +31,9 @@
 
 #include <cupp/detail/distributed/socket.hpp>
 #include <cupp/detail/distributed/store_client.hpp>
-#include <cupp/detail/distributed/store_errors.hpp>
 #include <cupp/detail/distributed/store_protocol.hpp>
 #include <cupp/detail/distributed/store_server.hpp>
+#include <cupp/distributed/store_errors.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp::distributed {

@@ -24,7 +24,7 @@
 #include <string>
 #include <utility>
 
-#include <cupp/detail/distributed/store_errors.hpp>
+#include <cupp/distributed/store_errors.hpp>
 
 namespace cupp::distributed::detail {
 

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/distributed/store_errors.hpp>
+#include <cupp/distributed/store_errors.hpp>
 
 namespace cupp::distributed::detail {
 

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include <cupp/detail/distributed/socket.hpp>
-#include <cupp/detail/distributed/store_errors.hpp>
 #include <cupp/detail/distributed/store_protocol.hpp>
+#include <cupp/distributed/store_errors.hpp>
 
 namespace cupp::distributed::detail {
 

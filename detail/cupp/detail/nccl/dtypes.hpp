@@ -1,5 +1,6 @@
 // How the typed collectives carry cupp's dtypes through NCCL's types and
-// reductions. Part of <cupp/cuda/nccl.hpp>.
+// reductions (reduce_op is vocabulary: <cupp/cuda/nccl_types.hpp>). Part of
+// <cupp/nccl.hpp>.
 #pragma once
 
 #include <nccl.h>
@@ -7,13 +8,11 @@
 #include <cstddef>
 #include <string>
 
+#include <cupp/cuda/nccl_types.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp::cuda {
-
-// The reductions of the typed collectives (NCCL's ncclSum ... ncclAvg).
-enum class reduce_op { sum, prod, max, min, avg };
 
 namespace detail {
 

@@ -1,6 +1,7 @@
 // What an NCCL communicator owns and how cupp waits for NCCL: polling with
-// a timeout, aborting instead of hanging, the thread's open group. Part of
-// <cupp/cuda/nccl.hpp>.
+// a timeout, aborting instead of hanging, the thread's open group
+// (nccl_options is vocabulary: <cupp/cuda/nccl_types.hpp>). Part of
+// <cupp/nccl.hpp>.
 #pragma once
 
 #include <nccl.h>
@@ -12,25 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/nccl/errors.hpp>
+#include <cupp/cuda/nccl_types.hpp>
 
 namespace cupp::cuda {
-
-// How a communicator waits for NCCL.
-struct nccl_options {
-  // The longest a wait may take: initialisation (every rank must join),
-  // an enqueue NCCL reports in progress, the end of a group, destruction.
-  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
-  // true: NCCL's blocking calls, as CuPy makes them; an enqueue only
-  // launches (a few microseconds), and synchronize() still polls with the
-  // timeout and aborts, so a peer that dies mid-run is an error. Only the
-  // initialisation waits for every rank without a timeout.
-  // false: NCCL's non-blocking mode, in which initialisation is polled with
-  // the timeout too (a rank that never joins is an error, not a hang), but
-  // NCCL completes every call on a helper thread that cupp waits for: about
-  // 40-80 us a call on an H200, against 8 us blocking.
-  bool blocking = true;
-};
 
 namespace detail {
 

@@ -1,5 +1,8 @@
-// The store's exceptions. They live below the public header because the
-// socket and protocol internals throw them too.
+// The TCP store's exceptions (cupp::distributed::store_error, store_timeout):
+// vocabulary, because the socket and protocol internals under
+// detail/distributed/ throw them too, and <cupp/distributed/store.hpp>
+// reports them.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <stdexcept>

@@ -1,10 +1,13 @@
-// NCCL's statuses as cupp exceptions (cupp::cuda::nccl_error) and the
-// environment NCCL must start with. Part of <cupp/cuda/nccl.hpp>.
+// NCCL's vocabulary for cupp (cupy.cuda.nccl's types): its statuses as
+// exceptions (cupp::cuda::nccl_error, nccl_timeout_error, check), the
+// reductions of the typed collectives (reduce_op) and how a communicator
+// waits (nccl_options). The communicator itself is in <cupp/nccl.hpp>; the
+// internals of detail/nccl/ name these types.
 #pragma once
 
 #include <nccl.h>
 
-#include <cstdlib>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -18,17 +21,6 @@ inline const char* nccl_result_name(ncclResult_t r) noexcept {
       "ncclInvalidArgument", "ncclInvalidUsage",       "ncclRemoteError", "ncclInProgress"};
   const int i = static_cast<int>(r);
   return i >= 0 && i < 8 ? names[i] : "ncclResult";
-}
-
-// NCCL reads its environment once, at its first initialisation; multicast
-// objects made on shared machines can take GPUs out of service, so the
-// variable must be in place before that.
-inline void nccl_environment() {
-  static const bool done = [] {
-    if (!std::getenv("NCCL_NVLS_ENABLE")) setenv("NCCL_NVLS_ENABLE", "0", 0);
-    return true;
-  }();
-  (void)done;
 }
 
 }  // namespace detail
@@ -84,5 +76,24 @@ class nccl_timeout_error : public nccl_error {
 inline void check(ncclResult_t result, const char* what) {
   if (result != ncclSuccess) throw nccl_error(result, what ? what : "");
 }
+
+// The reductions of the typed collectives (NCCL's ncclSum ... ncclAvg).
+enum class reduce_op { sum, prod, max, min, avg };
+
+// How a communicator waits for NCCL.
+struct nccl_options {
+  // The longest a wait may take: initialisation (every rank must join),
+  // an enqueue NCCL reports in progress, the end of a group, destruction.
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  // true: NCCL's blocking calls, as CuPy makes them; an enqueue only
+  // launches (a few microseconds), and synchronize() still polls with the
+  // timeout and aborts, so a peer that dies mid-run is an error. Only the
+  // initialisation waits for every rank without a timeout.
+  // false: NCCL's non-blocking mode, in which initialisation is polled with
+  // the timeout too (a rank that never joins is an error, not a hang), but
+  // NCCL completes every call on a helper thread that cupp waits for: about
+  // 40-80 us a call on an H200, against 8 us blocking.
+  bool blocking = true;
+};
 
 }  // namespace cupp::cuda

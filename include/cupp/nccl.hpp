@@ -11,9 +11,10 @@
 // NVLink multicast (NVLS) stays off: before NCCL's first call, an unset
 // NCCL_NVLS_ENABLE is set to 0 (a value the user gave is left alone).
 //
-// Public names defined with the internals they share: nccl_error,
-// nccl_timeout_error and check (detail/nccl/errors.hpp), reduce_op
-// (detail/nccl/dtypes.hpp), nccl_options (detail/nccl/state.hpp).
+// NCCL's vocabulary (nccl_error, nccl_timeout_error, check, reduce_op,
+// nccl_options) is in <cupp/cuda/nccl_types.hpp>; the machinery (NCCL's
+// environment, dtype rules, communicator state and waits) in
+// detail/nccl/. The namespace is cupp::cuda, as CuPy's cupy.cuda.nccl.
 #pragma once
 
 #include <nccl.h>
@@ -33,10 +34,11 @@
 
 #include <cupp/array_fwd.hpp>
 #include <cupp/cuda/device.hpp>
+#include <cupp/cuda/nccl_types.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
 #include <cupp/detail/nccl/dtypes.hpp>
-#include <cupp/detail/nccl/errors.hpp>
+#include <cupp/detail/nccl/environment.hpp>
 #include <cupp/detail/nccl/state.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
