@@ -28,7 +28,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <cupp/detail/elementwise/ufunc_define.hpp>
+#include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/expression.hpp>
 
 namespace cupp {

@@ -14,7 +14,7 @@
 #include <cupp/expression.hpp>
 
 #include <cupp/detail/ops/arithmetic.hpp>
-#include <cupp/detail/elementwise/ufunc_define.hpp>
+#include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp {

@@ -12,7 +12,7 @@
 #include <cupp/expression.hpp>
 
 #include <cupp/detail/ops/comparison.hpp>
-#include <cupp/detail/elementwise/ufunc_define.hpp>
+#include <cupp/detail/expression/ufunc_define.hpp>
 
 namespace cupp {
 

@@ -8,7 +8,7 @@
 
 #include <cupp/detail/ops/bitwise.hpp>
 #include <cupp/detail/ops/logic.hpp>
-#include <cupp/detail/elementwise/ufunc_define.hpp>
+#include <cupp/detail/expression/ufunc_define.hpp>
 
 namespace cupp {
 

@@ -20,7 +20,7 @@
 #include <cupp/detail/ops/magnitude.hpp>
 #include <cupp/detail/ops/rounding.hpp>
 #include <cupp/detail/ops/selection.hpp>
-#include <cupp/detail/elementwise/ufunc_define.hpp>
+#include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp {

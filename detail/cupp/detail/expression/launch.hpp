@@ -13,13 +13,20 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/array_fwd.hpp>
+#include <cupp/cuda/runtime.hpp>
+#include <cupp/cuda/stream.hpp>
 #include <cupp/detail/convert.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 #include <cupp/detail/elementwise/kernel.hpp>
 #include <cupp/detail/elementwise/plan.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
-#include <cupp/array_fwd.hpp>
-#include <cupp/cuda/stream.hpp>
+#include <cupp/detail/elementwise/writers.hpp>
+#include <cupp/detail/expression/operands.hpp>
 #include <cupp/detail/expression/ufunc_expr.hpp>
+#include <cupp/errors.hpp>
+#include <cupp/expression_fwd.hpp>
+#include <cupp/shape.hpp>
+#include <cupp/ufunc_types.hpp>
 
 namespace cupp {
 

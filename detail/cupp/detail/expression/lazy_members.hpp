@@ -3,27 +3,14 @@
 // and what to write instead.
 #pragma once
 
-#include <array>
-#include <limits>
-#include <string>
 #include <span>
-#include <tuple>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
-#include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
-#include <cupp/detail/elementwise/plan.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
 #include <cupp/array_fwd.hpp>
-#include <cupp/detail/expression/operands.hpp>
 #include <cupp/detail/views/array_views.hpp>
+#include <cupp/index_types.hpp>
 
 namespace cupp {
-
-template <class Op, class... A>
-class ufunc_expr;
 
 namespace detail {
 template <class E>

@@ -1,5 +1,6 @@
 // The operands of lazy expressions: where they live (device, host or
-// anywhere), the concepts Expression, Scalar and Operand, the leaves
+// anywhere: any_space, and the concept Expression, are vocabulary in
+// <cupp/expression_fwd.hpp>), the concepts Scalar and Operand, the leaves
 // (arrays, weak and strong scalars, generators) and operand_t, the leaf or
 // node each C++ value becomes inside an expression.
 //
@@ -10,7 +11,7 @@
 //   max_itemsize    the widest element its leaves load
 //   shape()         its broadcast shape
 //   collect(p, s)   appends the strides of its coordinates, broadcast to s
-//   lower<To, N>(L) its evaluator (see detail/elementwise/kernel.hpp); To is
+//   lower<To, N>(L) its evaluator (see detail/elementwise/evaluators.hpp); To is
 //                   the type the consuming loop wants (used by weak scalars)
 //   for_each_array(f)  visits the arrays it reads
 #pragma once
@@ -24,17 +25,17 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
-#include <cupp/detail/elementwise/plan.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
 #include <cupp/array_fwd.hpp>
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
+#include <cupp/dtype.hpp>
+#include <cupp/errors.hpp>
+#include <cupp/expression_fwd.hpp>
+#include <cupp/shape.hpp>
+#include <cupp/ufunc_types.hpp>
 
 namespace cupp {
-
-// The space of operands that live nowhere in particular: scalars and
-// generators, which adopt the space of the other operands.
-struct any_space {};
 
 namespace detail {
 
@@ -111,11 +112,6 @@ struct lower_ctx {
 };
 
 }  // namespace detail
-
-// An array, a lazy expression or a generator.
-template <class E>
-concept Expression =
-    is_ndarray_v<std::remove_cvref_t<E>> || detail::expression_node<std::remove_cvref_t<E>>;
 
 // A C++ scalar taking part in an expression: bool, integers, floating-point
 // and complex numbers are weak (NEP 50); __half and __nv_bfloat16 values

@@ -1,7 +1,8 @@
 // The node of an expression tree: a ufunc applied to operands
-// (ufunc_expr, make_ufunc), the members every node offers, the lazy cast,
-// and NumPy's 'same_kind' casting rule that out= and in-place operators
-// follow.
+// (ufunc_expr, make_ufunc, declared in <cupp/expression_fwd.hpp>), the
+// members every node offers, the lazy cast, and what assignments accept
+// (NumPy's 'same_kind' casting rule itself is vocabulary:
+// <cupp/ufunc_types.hpp>).
 #pragma once
 
 #include <array>
@@ -13,13 +14,18 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
-#include <cupp/detail/elementwise/plan.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
 #include <cupp/array_fwd.hpp>
+#include <cupp/detail/convert.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/expression/lazy_members.hpp>
+#include <cupp/detail/expression/operands.hpp>
+#include <cupp/detail/numerics/pair_value.hpp>
+#include <cupp/dtype.hpp>
+#include <cupp/expression_fwd.hpp>
 #include <cupp/reduction_options.hpp>
+#include <cupp/shape.hpp>
+#include <cupp/ufunc_types.hpp>
 
 namespace cupp {
 
@@ -176,28 +182,6 @@ auto expression_base<D>::astype() const {
   static_assert(is_dtype_v<U>, "cupp: astype<T>() takes a cupp dtype");
   return make_ufunc(ops::cast<U>{}, self());
 }
-
-// numpy.can_cast(From, To, casting='same_kind'): what out= and in-place
-// operators accept.
-template <class From, class To>
-inline constexpr bool can_cast_same_kind_v = [] {
-  auto rank = [](dtype d) {
-    switch (d.kind) {
-      case 'b':
-        return 0;
-      case 'u':
-        return 1;
-      case 'i':
-        return 2;
-      case 'f':
-        return 3;
-      default:
-        return 4;
-    }
-  };
-  return detail::can_cast_safe(dtype_id_of<From>, dtype_id_of<To>) ||
-         rank(dtype_of<To>()) >= rank(dtype_of<From>());
-}();
 
 namespace detail {
 // Weak scalars take the destination's type; other values must cast

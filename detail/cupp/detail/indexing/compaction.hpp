@@ -20,7 +20,7 @@
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/reduce/scan_kernel.hpp>
 #include <cupp/detail/memory/strided_copy.hpp>
 

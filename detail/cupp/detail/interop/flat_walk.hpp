@@ -22,7 +22,7 @@
 #include <cupp/array_fwd.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 #include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/expression/operands.hpp>
 #include <cupp/errors.hpp>

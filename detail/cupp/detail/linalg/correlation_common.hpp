@@ -10,7 +10,7 @@
 
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
+#include <cupp/ufunc_types.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 

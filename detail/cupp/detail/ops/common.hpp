@@ -16,7 +16,7 @@
 #include <type_traits>
 
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
+#include <cupp/ufunc_types.hpp>
 #include <cupp/dtype.hpp>
 
 namespace cupp::ops {

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include <cupp/detail/elementwise/ufunc_define.hpp>
+#include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/detail/expression/launch.hpp>
 #include <cupp/detail/reduce/kernel.hpp>
 #include <cupp/detail/reduce/plan.hpp>

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 #include <cupp/detail/reduce/plan.hpp>
 
 namespace cupp::detail {

@@ -6,7 +6,7 @@
 // vector loads, and rows of one or two chunks, a thread per row.
 #pragma once
 
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 #include <cupp/detail/reduce/grid.hpp>
 #include <cupp/detail/reduce/primitives.hpp>
 

@@ -26,7 +26,7 @@
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 #include <cupp/detail/reduce/grid.hpp>
 #include <cupp/detail/reduce/inner.hpp>
 #include <cupp/detail/reduce/outer.hpp>

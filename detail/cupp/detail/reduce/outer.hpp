@@ -5,7 +5,7 @@
 // bare vector loads.
 #pragma once
 
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 #include <cupp/detail/reduce/grid.hpp>
 #include <cupp/detail/reduce/primitives.hpp>
 

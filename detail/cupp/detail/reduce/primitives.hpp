@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/evaluators.hpp>
 
 namespace cupp::detail {
 

@@ -16,11 +16,11 @@
 #include <type_traits>
 
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/numerics/pair_value.hpp>
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/ops/float_support.hpp>
 #include <cupp/detail/ops/selection.hpp>
-#include <cupp/detail/elementwise/ufunc_types.hpp>
+#include <cupp/ufunc_types.hpp>
 #include <cupp/dtype.hpp>
 
 namespace cupp::detail::red {

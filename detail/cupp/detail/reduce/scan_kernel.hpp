@@ -12,7 +12,7 @@
 
 #include <cupp/cuda/memory.hpp>
 #include <cupp/detail/convert.hpp>
-#include <cupp/detail/elementwise/kernel.hpp>
+#include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/ops/float_support.hpp>
 

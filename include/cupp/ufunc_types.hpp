@@ -1,5 +1,9 @@
 // Type resolution of ufunc loops at compile time: NumPy 2's promotion with
-// C++ scalars as the weak Python scalars of NEP 50.
+// C++ scalars as the weak Python scalars of NEP 50, the resolved loop, and
+// NumPy's 'same_kind' casting rule that out= and in-place operators follow.
+// A vocabulary header: the operations (detail/ops/), the expression
+// machinery and the reductions name these types.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <tuple>
@@ -115,5 +119,27 @@ struct loop {
   template <int I>
   using in = std::tuple_element_t<I, std::tuple<In...>>;
 };
+
+// numpy.can_cast(From, To, casting='same_kind'): what out= and in-place
+// operators accept.
+template <class From, class To>
+inline constexpr bool can_cast_same_kind_v = [] {
+  auto rank = [](dtype d) {
+    switch (d.kind) {
+      case 'b':
+        return 0;
+      case 'u':
+        return 1;
+      case 'i':
+        return 2;
+      case 'f':
+        return 3;
+      default:
+        return 4;
+    }
+  };
+  return detail::can_cast_safe(dtype_id_of<From>, dtype_id_of<To>) ||
+         rank(dtype_of<To>()) >= rank(dtype_of<From>());
+}();
 
 }  // namespace cupp

@@ -1,37 +1,18 @@
 // Macros that declare the public function of a ufunc from its operation:
 // the lazy form, NAME(x, ...), and the out= form, NAME(x, ..., cupp::out(z)),
-// which writes into z with casting 'same_kind' and returns it.
+// which writes into z with casting 'same_kind' and returns it. The out=
+// argument itself is vocabulary (<cupp/out_arg.hpp>).
 #pragma once
 
+#include <cupp/array_fwd.hpp>
 #include <cupp/detail/expression/launch.hpp>
+#include <cupp/detail/expression/operands.hpp>
+#include <cupp/detail/expression/ufunc_expr.hpp>
+#include <cupp/expression_fwd.hpp>
+#include <cupp/out_arg.hpp>
+#include <cupp/ufunc_types.hpp>
 
 namespace cupp {
-
-// The out= argument of a ufunc: cupp::add(x, y, cupp::out(z)).
-template <class T, class S>
-struct out_arg {
-  ndarray<T, S> array;
-};
-template <class T, class S>
-out_arg<T, S> out(const ndarray<T, S>& a) {
-  return {a};
-}
-
-namespace detail {
-template <class... E>
-struct lazy_out {
-  static_assert(dependent_false<E...>,
-                "cupp::out needs an array to write into, and this is a lazy expression or "
-                "generator (zeros, empty_like ... compute nothing until assigned): make the "
-                "array first, cupp::ndarray<T> z = cupp::zeros<T>(shape), then cupp::out(z)");
-  using type = void;
-};
-}  // namespace detail
-
-// cupp::out(cupp::zeros<T>(...)): a lazy value has no memory to write into.
-template <class E>
-requires detail::expression_node<E>
-typename detail::lazy_out<E>::type out(const E&) {}
 
 namespace detail {
 template <class T, class S, class E>
