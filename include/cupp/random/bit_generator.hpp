@@ -34,7 +34,7 @@ class philox {
   // keys).
   explicit philox(std::uint64_t seed) {
     std::uint64_t s = seed;
-    state_.key = detail::random::splitmix64(s);
+    state_.key = ::cupp::detail::random::splitmix64(s);
   }
   explicit philox(const philox_state& state) : state_(state) {}
   // A seed from the operating system's entropy (numpy.random.default_rng()).
@@ -68,18 +68,18 @@ class philox {
     children.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
       std::uint64_t s = state_.key ^ 0x5851F42D4C957F2Dull;
-      const std::uint64_t mixed = detail::random::splitmix64(s);
+      const std::uint64_t mixed = ::cupp::detail::random::splitmix64(s);
       std::uint64_t t = mixed + state_.children++ * 0x9E3779B97F4A7C15ull;
       philox_state child;
-      child.key = detail::random::splitmix64(t);
+      child.key = ::cupp::detail::random::splitmix64(t);
       children.emplace_back(child);
     }
     return children;
   }
 
   // The words of the next `blocks` counter blocks, for a draw.
-  detail::random::draw_site take(std::uint64_t blocks) {
-    detail::random::draw_site site;
+  ::cupp::detail::random::draw_site take(std::uint64_t blocks) {
+    ::cupp::detail::random::draw_site site;
     site.key = {static_cast<std::uint32_t>(state_.key),
                 static_cast<std::uint32_t>(state_.key >> 32)};
     site.base = state_.counter;
