@@ -33,96 +33,11 @@
 
 namespace cupp {
 
-namespace detail {
-
-// The proxy x(mask) returns (declared in detail/views/array_views.hpp):
-// converts to the selected copy, and writes through assignment. Its state
-// and the writes themselves are detail::masked_target (mask_ref.hpp).
-template <class A, class M>
-class masked_ref : public lazy_members_t<A> {
-  using T = typename A::value_type;
-  using S = typename A::space_type;
-  using Mop = mask_operand_t<M>;
-  static_assert(std::is_same_v<typename Mop::space, any_space> ||
-                    std::is_same_v<typename Mop::space, S>,
-                "cupp: a mask must live where the array does; move it with cupp::asarray or "
-                "cupp::asnumpy");
-
- public:
-  masked_ref(const A& x, const M& mask) : t_{x, mask_operand(mask)} {
-    check_mask_shape(t_.m.shape(), t_.x.shape());
-  }
-  masked_ref(const masked_ref&) = default;
-
-  // NumPy's x[mask]: a new array of shape (count,) + x.shape[mask.ndim:],
-  // elements in the C order of the mask.
-  A eval() const { return masked_read(t_.x, t_.m); }
-  A copy() const { return eval(); }
-  operator A() const { return eval(); }
-
-  // x[mask] = value. A value that is one element per selected row (a
-  // scalar, or a shape that broadcasts to (1,) + rest) is written by one
-  // fused kernel over x; otherwise the value broadcasts to (count,) + rest
-  // and goes to the selected rows in order.
-  template <class V>
-  const masked_ref& operator=(const V& v) const {
-    t_.set(v);
-    return *this;
-  }
-  const masked_ref& operator=(const masked_ref& o) const {
-    t_.set(o.eval());
-    return *this;
-  }
-
-  // x[mask] op= value: one fused kernel when the value is the same for
-  // every selected row, else NumPy's x[mask] = x[mask] op value.
-#define CUPP_MASKED_INPLACE(SYMBOL, NAME)                                   \
-  template <class V>                                                        \
-  const masked_ref& operator SYMBOL(const V& v) const {                     \
-    t_.update(                                                              \
-        v, [](const auto& a, const auto& b) { return ::cupp::NAME(a, b); }, \
-        [](const auto& a, const auto& b) { a SYMBOL b; });                  \
-    return *this;                                                           \
-  }
-  CUPP_MASKED_INPLACE(+=, add)
-  CUPP_MASKED_INPLACE(-=, subtract)
-  CUPP_MASKED_INPLACE(*=, multiply)
-  CUPP_MASKED_INPLACE(/=, true_divide)
-  CUPP_MASKED_INPLACE(%=, remainder)
-  CUPP_MASKED_INPLACE(&=, bitwise_and)
-  CUPP_MASKED_INPLACE(|=, bitwise_or)
-  CUPP_MASKED_INPLACE(^=, bitwise_xor)
-  CUPP_MASKED_INPLACE(<<=, left_shift)
-  CUPP_MASKED_INPLACE(>>=, right_shift)
-#undef CUPP_MASKED_INPLACE
-
- private:
-  masked_target<A, Mop> t_;
-};
-
-}  // namespace detail
-
 // numpy.nonzero(a): the indices of the nonzero elements, one int64 array
 // per axis (C order). a is an array or an expression of any dtype.
 template <Expression E>
 auto nonzero(const E& a) {
-  using Op = operand_t<E>;
-  using S = detail::eval_space_t<typename Op::space>;
-  const Op e = as_operand(a);
-  const shape_t shape = e.shape();
-  if (shape.size() == 0)
-    throw value_error(
-        "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
-        "instead.");
-  auto [pos, count] = detail::nonzero_positions<S>(e);
-  std::vector<ndarray<std::int64_t, S>> out;
-  if (shape.size() == 1) {
-    out.push_back(detail::shrink_selected(pos, count, shape_t{count}));
-    return out;
-  }
-  const ndarray<std::int64_t, S> all = detail::split_positions(pos, count, shape, true);
-  for (int a_ = 0; a_ < shape.size(); ++a_) out.push_back(all(a_));
-  return out;
+  return detail::nonzero_impl(a);
 }
 
 // numpy.where(condition) with one argument: nonzero(condition).
@@ -217,11 +132,3 @@ ndarray<T, S> select(const std::vector<ndarray<bool, S>>& condlist,
 }
 
 }  // namespace cupp
-
-namespace cupp::detail {
-// ndarray::nonzero() (detail/views/array_views.hpp).
-template <class T, class S>
-auto nonzero_of(const ndarray<T, S>& a) {
-  return cupp::nonzero(a);
-}
-}  // namespace cupp::detail

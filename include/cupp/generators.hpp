@@ -25,99 +25,249 @@
 #include <vector>
 
 #include <cupp/detail/generators/make.hpp>
+#include <cupp/detail/generators/meshgrid.hpp>
 #include <cupp/detail/generators/view.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/lazy_fwd.hpp>
+#include <cupp/meshgrid_options.hpp>
 
 namespace cupp {
 
-#define CUPP_GENERATOR_SPACE any_space
-#include <cupp/detail/generators/api.hpp>
-#undef CUPP_GENERATOR_SPACE
+// ---------------------------------------------------------------------------
+// The generator functions. T is the dtype (NumPy's dtype=); left out, it
+// comes from the arguments as NumPy derives it. Those in cupp:: adopt their
+// operands' space and evaluate alone on the device; those in cupp::host
+// (below) evaluate to host arrays.
+
+// numpy.full(shape, fill_value, dtype, order): fill_value's dtype (int64,
+// float64, complex128 or bool for C++ numbers) unless T is given.
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number V>
+auto full(const shape_t& shape, const V& value, order o = order::C) {
+  return ::cupp::detail::make_full<T, any_space>(shape, value, o);
+}
+
+// numpy.zeros / numpy.ones: float64 unless T is given.
+template <Dtype T = double>
+auto zeros(const shape_t& shape, order o = order::C) {
+  return ::cupp::detail::make_full<T, any_space>(shape, 0, o);
+}
+template <Dtype T = double>
+auto ones(const shape_t& shape, order o = order::C) {
+  return ::cupp::detail::make_full<T, any_space>(shape, 1, o);
+}
+
+// numpy.full_like / zeros_like / ones_like of an array or an expression:
+// its shape, its dtype unless T is given, and the layout it would evaluate
+// to (order='K').
+template <class T = ::cupp::detail::dtype_from_args, Expression E, ::cupp::detail::gen_number V>
+auto full_like(const E& x, const V& value) {
+  return ::cupp::detail::make_full_like<T, any_space>(x, value);
+}
+template <class T = ::cupp::detail::dtype_from_args, Expression E>
+auto zeros_like(const E& x) {
+  return ::cupp::detail::make_full_like<T, any_space>(x, 0);
+}
+template <class T = ::cupp::detail::dtype_from_args, Expression E>
+auto ones_like(const E& x) {
+  return ::cupp::detail::make_full_like<T, any_space>(x, 1);
+}
+
+// numpy.arange(stop), arange(start, stop), arange(start, stop, step):
+// int64 for integer arguments, float64 once one is floating-point,
+// complex128 for complex ones, unless T is given.
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A>
+auto arange(const A& stop) {
+  return ::cupp::detail::make_arange<T, any_space>(0, stop, 1);
+}
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto arange(const A& start, const B& stop) {
+  return ::cupp::detail::make_arange<T, any_space>(start, stop, 1);
+}
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B, ::cupp::detail::gen_number C>
+auto arange(const A& start, const B& stop, const C& step) {
+  return ::cupp::detail::make_arange<T, any_space>(start, stop, step);
+}
+
+// numpy.linspace(start, stop, num, endpoint): computed in float64 (or the
+// dtype strong arguments promote to), floored for an integer T.
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto linspace(const A& start, const B& stop, index_t num = 50, bool endpoint = true) {
+  return ::cupp::detail::make_linspace<T, any_space>(start, stop, num, endpoint);
+}
+
+// numpy.linspace(..., retstep=True): the samples and the step, in the dtype
+// the samples are computed in (NaN when num - endpoint <= 0).
+//   auto [x, step] = cupp::linspace_retstep(0.0, 1.0, 5);
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto linspace_retstep(const A& start, const B& stop, index_t num = 50, bool endpoint = true) {
+  ::cupp::detail::linspace_dtype_t<A, B> step;
+  auto samples = ::cupp::detail::make_linspace<T, any_space>(start, stop, num, endpoint, &step);
+  return std::pair{samples, step};
+}
+
+// numpy.logspace(start, stop, num, endpoint, base): base ** linspace(...).
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B, ::cupp::detail::gen_number Base = double>
+auto logspace(const A& start, const B& stop, index_t num = 50, bool endpoint = true,
+              const Base& base = 10.0) {
+  return ::cupp::detail::make_logspace<T, any_space>(start, stop, num, endpoint, base);
+}
+
+// numpy.geomspace(start, stop, num, endpoint): float64 or complex128
+// unless T is given; start and stop are exact.
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto geomspace(const A& start, const B& stop, index_t num = 50, bool endpoint = true) {
+  return ::cupp::detail::make_geomspace<T, any_space>(start, stop, num, endpoint);
+}
+
+// numpy.eye(N, M=N, k=0, dtype=float64, order): ones where column - row == k.
+template <Dtype T = double>
+auto eye(index_t n, std::optional<index_t> m = std::nullopt, index_t k = 0, order o = order::C) {
+  return ::cupp::detail::make_diagonal<T, false, any_space>(n, m.value_or(n), k, o);
+}
+
+// numpy.identity(n, dtype=float64).
+template <Dtype T = double>
+auto identity(index_t n) {
+  return ::cupp::detail::make_diagonal<T, false, any_space>(n, n, 0, order::C);
+}
+
+// numpy.tri(N, M=N, k=0, dtype=float64): ones where column - row <= k
+// (negative N or M give empty axes, as NumPy's arange-based code does).
+template <Dtype T = double>
+auto tri(index_t n, std::optional<index_t> m = std::nullopt, index_t k = 0) {
+  const index_t cols = m.value_or(n);
+  return ::cupp::detail::make_diagonal<T, true, any_space>(n < 0 ? 0 : n, cols < 0 ? 0 : cols, k,
+                                                           order::C);
+}
+
+// numpy.indices(dimensions, dtype=int64): shape (len(dimensions), *dimensions),
+// element (a, i0, i1, ...) equal to i_a.
+template <Dtype T = std::int64_t>
+auto indices(const shape_t& dimensions) {
+  return ::cupp::detail::make_indices<T, any_space>(dimensions);
+}
+
+// numpy.indices(dimensions, sparse=True): one generator per axis, of extent
+// dimensions[i] along axis i and 1 elsewhere.
+template <Dtype T = std::int64_t>
+auto sparse_indices(const shape_t& dimensions) {
+  return ::cupp::detail::make_sparse_indices<T, any_space>(dimensions);
+}
+
+// ---------------------------------------------------------------------------
+// The same functions in cupp::host: host generators, which evaluate to host
+// arrays (cupp::host::eye<float>(3).eval()).
 
 namespace host {
-#define CUPP_GENERATOR_SPACE host_space
-#include <cupp/detail/generators/api.hpp>
-#undef CUPP_GENERATOR_SPACE
+
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number V>
+auto full(const shape_t& shape, const V& value, order o = order::C) {
+  return ::cupp::detail::make_full<T, host_space>(shape, value, o);
+}
+
+template <Dtype T = double>
+auto zeros(const shape_t& shape, order o = order::C) {
+  return ::cupp::detail::make_full<T, host_space>(shape, 0, o);
+}
+template <Dtype T = double>
+auto ones(const shape_t& shape, order o = order::C) {
+  return ::cupp::detail::make_full<T, host_space>(shape, 1, o);
+}
+
+template <class T = ::cupp::detail::dtype_from_args, Expression E, ::cupp::detail::gen_number V>
+auto full_like(const E& x, const V& value) {
+  return ::cupp::detail::make_full_like<T, host_space>(x, value);
+}
+template <class T = ::cupp::detail::dtype_from_args, Expression E>
+auto zeros_like(const E& x) {
+  return ::cupp::detail::make_full_like<T, host_space>(x, 0);
+}
+template <class T = ::cupp::detail::dtype_from_args, Expression E>
+auto ones_like(const E& x) {
+  return ::cupp::detail::make_full_like<T, host_space>(x, 1);
+}
+
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A>
+auto arange(const A& stop) {
+  return ::cupp::detail::make_arange<T, host_space>(0, stop, 1);
+}
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto arange(const A& start, const B& stop) {
+  return ::cupp::detail::make_arange<T, host_space>(start, stop, 1);
+}
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B, ::cupp::detail::gen_number C>
+auto arange(const A& start, const B& stop, const C& step) {
+  return ::cupp::detail::make_arange<T, host_space>(start, stop, step);
+}
+
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto linspace(const A& start, const B& stop, index_t num = 50, bool endpoint = true) {
+  return ::cupp::detail::make_linspace<T, host_space>(start, stop, num, endpoint);
+}
+
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto linspace_retstep(const A& start, const B& stop, index_t num = 50, bool endpoint = true) {
+  ::cupp::detail::linspace_dtype_t<A, B> step;
+  auto samples = ::cupp::detail::make_linspace<T, host_space>(start, stop, num, endpoint, &step);
+  return std::pair{samples, step};
+}
+
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B, ::cupp::detail::gen_number Base = double>
+auto logspace(const A& start, const B& stop, index_t num = 50, bool endpoint = true,
+              const Base& base = 10.0) {
+  return ::cupp::detail::make_logspace<T, host_space>(start, stop, num, endpoint, base);
+}
+
+template <class T = ::cupp::detail::dtype_from_args, ::cupp::detail::gen_number A,
+          ::cupp::detail::gen_number B>
+auto geomspace(const A& start, const B& stop, index_t num = 50, bool endpoint = true) {
+  return ::cupp::detail::make_geomspace<T, host_space>(start, stop, num, endpoint);
+}
+
+template <Dtype T = double>
+auto eye(index_t n, std::optional<index_t> m = std::nullopt, index_t k = 0, order o = order::C) {
+  return ::cupp::detail::make_diagonal<T, false, host_space>(n, m.value_or(n), k, o);
+}
+
+template <Dtype T = double>
+auto identity(index_t n) {
+  return ::cupp::detail::make_diagonal<T, false, host_space>(n, n, 0, order::C);
+}
+
+template <Dtype T = double>
+auto tri(index_t n, std::optional<index_t> m = std::nullopt, index_t k = 0) {
+  const index_t cols = m.value_or(n);
+  return ::cupp::detail::make_diagonal<T, true, host_space>(n < 0 ? 0 : n, cols < 0 ? 0 : cols, k,
+                                                            order::C);
+}
+
+template <Dtype T = std::int64_t>
+auto indices(const shape_t& dimensions) {
+  return ::cupp::detail::make_indices<T, host_space>(dimensions);
+}
+
+template <Dtype T = std::int64_t>
+auto sparse_indices(const shape_t& dimensions) {
+  return ::cupp::detail::make_sparse_indices<T, host_space>(dimensions);
+}
+
 }  // namespace host
 
 // ---------------------------------------------------------------------------
 // meshgrid
 
-// numpy.meshgrid's indexing=: 'xy' (Cartesian: the first two output axes
-// swapped) or 'ij' (matrix).
-enum class indexing { xy, ij };
-
-struct meshgrid_options {
-  cupp::indexing indexing = cupp::indexing::xy;
-  bool sparse = false;  // numpy's sparse=True: extent 1 along the other axes
-};
-
-namespace detail {
-
-template <class X>
-inline constexpr bool is_meshgrid_option_v =
-    std::is_same_v<X, indexing> || std::is_same_v<X, meshgrid_options>;
-
-inline meshgrid_options to_meshgrid_options(indexing i) {
-  return {i, false};
-}
-inline meshgrid_options to_meshgrid_options(const meshgrid_options& o) {
-  return o;
-}
-
-template <class X>
-inline constexpr bool is_generator_v = false;
-template <class G, class S>
-inline constexpr bool is_generator_v<generator<G, S>> = true;
-
-template <class X>
-concept mesh_input = is_ndarray_v<X> || is_generator_v<X>;
-
-inline void check_mesh_input(int ndim) {
-  if (ndim != 1)
-    throw value_error("cupp::meshgrid: each input must be 1-dimensional, not " +
-                      std::to_string(ndim) + "-dimensional (reshape it with ravel first)");
-}
-
-// Input x spread along axis `ax` of `shape`: stride 0 on the other axes.
-template <class T, class S>
-ndarray<T, S> mesh_view(const ndarray<T, S>& x, const shape_t& shape, int ax) {
-  strides_t st = strides_t::filled(shape.size(), 0);
-  st[ax] = x.strides()[0];
-  return ndarray<T, S>(x.data(), shape, st, x.memory(), x.device_id(), false);
-}
-template <class G, class S>
-generator<G, S> mesh_view(const generator<G, S>& x, const shape_t& shape, int ax) {
-  constexpr int K = G::coords;
-  std::array<strides_t, K> st;
-  for (int k = 0; k < K; ++k) {
-    st[k] = strides_t::filled(shape.size(), 0);
-    st[k][ax] = x.st[k][0];
-  }
-  return generator<G, S>(x.functor(), shape, st, x.base);
-}
-
-template <class Tuple, std::size_t... I>
-auto meshgrid_impl(const meshgrid_options& opt, const Tuple& in, std::index_sequence<I...>) {
-  constexpr int n = sizeof...(I);
-  static_assert((mesh_input<std::remove_cvref_t<std::tuple_element_t<I, Tuple>>> && ...),
-                "cupp::meshgrid: the inputs are 1-d arrays or generators, optionally followed by "
-                "cupp::indexing::ij or a cupp::meshgrid_options");
-  (check_mesh_input(std::get<I>(in).ndim()), ...);
-  const index_t len[] = {index_t{0}, std::get<I>(in).shape()[0]...};
-  const bool swap = opt.indexing == indexing::xy && n > 1;
-  auto axis = [&](int i) { return swap && i < 2 ? 1 - i : i; };
-  auto shape_for = [&](int i) {
-    shape_t s = shape_t::filled(n, 1);
-    for (int j = 0; j < n; ++j)
-      if (!opt.sparse || j == i) s[axis(j)] = len[j + 1];
-    return s;
-  };
-  return std::tuple{
-      mesh_view(std::get<I>(in), shape_for(static_cast<int>(I)), axis(static_cast<int>(I)))...};
-}
-
-}  // namespace detail
+// cupp::indexing and cupp::meshgrid_options are in <cupp/meshgrid_options.hpp>.
 
 // numpy.meshgrid(x1, x2, ..., indexing='xy', sparse=False, copy=False):
 // a std::tuple with one output per input, each input spread over the grid

@@ -27,6 +27,7 @@
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
+#include <cupp/detail/interop/address_range.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/ndarray.hpp>
@@ -46,31 +47,6 @@ struct ipc_array_handle {
   std::int64_t strides[max_ndim];
 };
 static_assert(std::is_trivially_copyable_v<ipc_array_handle>);
-
-namespace detail {
-
-using address_range_fn = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
-
-// The driver's cuMemGetAddressRange, reached through the runtime so that
-// nothing links the driver library: the base of the allocation holding a
-// pointer (pool arrays live inside larger allocations, and only a base has
-// an IPC handle).
-inline address_range_fn address_range() {
-  static const address_range_fn fn = []() -> address_range_fn {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      return nullptr;
-    }
-    return reinterpret_cast<address_range_fn>(p);
-  }();
-  return fn;
-}
-
-}  // namespace detail
 
 // An IPC handle for a device array (any layout; the memory must come from
 // cudaMalloc, as the default pool's does: memory of cudaMallocAsync pools

@@ -17,7 +17,7 @@
 // An axis argument of concatenate, append, insert and delete_ is a
 // cupp::join_axis (an integer, or cupp::none to flatten first); the `obj`
 // of insert and delete_ is a cupp::positions (an integer, a cupp::slice or
-// a list of integers). Both are in detail/join/arguments.hpp.
+// a list of integers). Both are in <cupp/join_arguments.hpp>.
 #pragma once
 
 #include <concepts>
@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include <cupp/detail/join/arguments.hpp>
+#include <cupp/join_arguments.hpp>
 #include <cupp/detail/join/axis_views.hpp>
 #include <cupp/detail/join/concat.hpp>
 #include <cupp/detail/join/insert_delete.hpp>

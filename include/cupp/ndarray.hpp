@@ -14,10 +14,6 @@
 
 #include <concepts>
 #include <cstring>
-#include <new>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #include <optional>
 #include <span>
 #include <string>
@@ -30,12 +26,14 @@
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
 #include <cupp/detail/views/array_views.hpp>
+#include <cupp/detail/memory/allocation.hpp>
 #include <cupp/detail/memory/strided_copy.hpp>
 #include <cupp/detail/memory/transfer.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/reduction_options.hpp>
 #include <cupp/shape.hpp>
+#include <cupp/transfer_options.hpp>
 
 namespace cupp {
 
@@ -48,51 +46,7 @@ struct array_flags {
   bool aligned = true;
 };
 
-// Options of a host <-> device copy (CuPy's stream=, blocking=, order=).
-// Write them with designated initializers: x.get({.stream = s, .blocking = false}).
-struct transfer_options {
-  // The stream to order the copy on; the current stream when empty.
-  std::optional<cuda::Stream> stream{};
-  // false: return as soon as the copy is enqueued. The host memory involved
-  // stays allocated until the copy completes; read results only after
-  // synchronizing the stream.
-  bool blocking = true;
-  // Layout of the host result of get(): C (default), F, or A/K to keep the
-  // device array's layout when it is F-contiguous.
-  order ord = order::C;
-};
-
 namespace detail {
-
-// Host memory for host arrays: 64-byte aligned so that loops over it can use
-// the widest vector instructions. Large blocks are aligned to 2 MiB and
-// offered to the kernel for huge pages: a fresh multi-gigabyte result of
-// asnumpy is otherwise written through hundreds of thousands of page faults.
-inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
-  if (nbytes == 0) return nullptr;
-  constexpr std::size_t huge = std::size_t{2} << 20;
-  const std::size_t align = nbytes >= 2 * huge ? huge : 64;
-  void* p = ::operator new (nbytes, std::align_val_t{align});
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (align == huge) (void)madvise(p, nbytes / huge * huge, MADV_HUGEPAGE);
-#endif
-  return cuda::memory_ptr(p, [align](void* q) { ::operator delete (q, std::align_val_t{align}); });
-}
-
-// The device a pointer's memory lives on, as CUDA records it; the current
-// device for memory CUDA does not know (host memory, or nullptr).
-inline int device_of(const void* p) {
-  cudaPointerAttributes attr{};
-  if (p && cudaPointerGetAttributes(&attr, p) == cudaSuccess &&
-      (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) && attr.device >= 0)
-    return attr.device;
-  (void)cudaGetLastError();
-  return cuda::runtime::getDevice();
-}
-
-// A page-locked host array from the pinned pool (C or F order).
-template <class T>
-host::ndarray<T> pinned_host_array(const shape_t& shape, order o);
 
 // A new array of dtype T holding the value of expression `e`.
 template <class T, class S, class E>
@@ -567,17 +521,6 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
   bool owndata_ = false;
   array_flags flags_;
 };
-
-namespace detail {
-template <class T>
-host::ndarray<T> pinned_host_array(const shape_t& shape, order o) {
-  const index_t n = checked_size(shape, static_cast<index_t>(sizeof(T)));
-  auto mem = cuda::alloc_pinned_memory(static_cast<std::size_t>(n) * sizeof(T));
-  return host::ndarray<T>(static_cast<T*>(mem.get()), shape,
-                          contiguous_strides(shape, sizeof(T), o == order::F ? order::F : order::C),
-                          mem, -1, true);
-}
-}  // namespace detail
 
 }  // namespace cupp
 

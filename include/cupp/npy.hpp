@@ -13,15 +13,17 @@
 #include <iosfwd>
 
 #include <cupp/creation.hpp>
-#include <cupp/detail/npy/data.hpp>
 #include <cupp/detail/npy/header.hpp>
 #include <cupp/detail/npy/io.hpp>
+#include <cupp/detail/npy/load.hpp>
+#include <cupp/detail/npy/save.hpp>
 #include <cupp/ndarray.hpp>
+#include <cupp/npy_header.hpp>
 
 namespace cupp {
 
 // The header of a .npy file, for files whose dtype is not known in advance
-// (npy_header is defined in <cupp/detail/npy/header.hpp>). The stream form
+// (npy_header is defined in <cupp/npy_header.hpp>). The stream form
 // leaves the stream at the first byte of the data.
 inline npy_header read_npy_header(const std::filesystem::path& path) {
   detail::npy::file_source in(path);
@@ -31,56 +33,6 @@ inline npy_header read_npy_header(std::istream& is) {
   detail::npy::stream_source in(is);
   return detail::npy::read_header(in);
 }
-
-namespace detail::npy {
-
-// The C++ spelling of a dtype, for the hint in type errors.
-inline std::string_view cpp_type_name(dtype_id id) {
-  constexpr std::string_view names[] = {
-      "bool",          "std::int8_t",   "std::int16_t",  "std::int32_t",    "std::int64_t",
-      "std::uint8_t",  "std::uint16_t", "std::uint32_t", "std::uint64_t",   "__half",
-      "__nv_bfloat16", "float",         "double",        "cupp::complex64", "cupp::complex128"};
-  static_assert(std::size(names) == n_dtypes, "one name per dtype_id, in its order");
-  return names[static_cast<int>(id)];
-}
-
-inline void check_dtype(const npy_header& h, dtype want, const source& in) {
-  if (h.dtype == want) return;
-  throw type_error("cannot load " + std::string(h.dtype.name) + " data (descr '" + h.descr +
-                   "') as " + std::string(want.name) + "; call load<" +
-                   std::string(cpp_type_name(h.dtype.id)) + "> (load does not cast)" + in.where());
-}
-
-template <class T>
-host::ndarray<T> load_host(source& in) {
-  const npy_header h = read_header(in);
-  check_dtype(h, dtype_of<T>(), in);
-  const std::size_t nbytes = data_size(h, in);
-  // F-ordered data is already the memory of an F-contiguous array.
-  host::ndarray<T> a(h.shape, h.fortran_order ? order::F : order::C);
-  read_data(in, h, a.data(), nbytes);
-  return a;
-}
-
-// A host array whose memory is the file's data block: the array itself when
-// it is contiguous, else a C-ordered copy (numpy.save writes those in C order).
-template <class T, class S>
-host::ndarray<T> dense_host(const ndarray<T, S>& x) {
-  if constexpr (ndarray<T, S>::is_device) {
-    return x.get(transfer_options{.ord = order::K});
-  } else {
-    if (x.is_c_contiguous() || x.is_f_contiguous()) return x;
-    return x.copy(order::C);
-  }
-}
-
-template <class T>
-std::string header_for(const host::ndarray<T>& dense) {
-  return format_header(dtype_of<T>(), dense.shape(),
-                       dense.is_f_contiguous() && !dense.is_c_contiguous());
-}
-
-}  // namespace detail::npy
 
 namespace host {
 

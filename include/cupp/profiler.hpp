@@ -37,27 +37,13 @@
 #include <cupp/cuda/memory_hook.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
+#include <cupp/detail/profiler/events.hpp>
+#include <cupp/detail/profiler/nvtx.hpp>
 
 namespace cupp::profiler {
 
 // ---------------------------------------------------------------------------
 // NVTX ranges and marks (cupyx.profiler.time_range, cupy.cuda.nvtx).
-
-namespace detail {
-inline nvtxEventAttributes_t nvtx_attributes(const char* message,
-                                             std::optional<std::uint32_t> argb) {
-  nvtxEventAttributes_t a{};
-  a.version = NVTX_VERSION;
-  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-  if (argb) {
-    a.colorType = NVTX_COLOR_ARGB;
-    a.color = *argb;
-  }
-  a.messageType = NVTX_MESSAGE_TYPE_ASCII;
-  a.message.ascii = message;
-  return a;
-}
-}  // namespace detail
 
 // Opens a nested range on the calling thread, coloured 0xAARRGGBB when
 // `argb` is given; range_pop closes the innermost one.
@@ -189,42 +175,6 @@ struct benchmark_result {
 inline std::ostream& operator<<(std::ostream& os, const benchmark_result& r) {
   return os << r.to_string();
 }
-
-namespace detail {
-
-// The devices timed when benchmark_options::devices is unset.
-inline std::vector<int> default_benchmark_devices() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    return {};
-  }
-  return {cuda::runtime::getDevice()};
-}
-
-// A start and an end event on one device, destroyed with the object.
-struct event_pair {
-  int device;
-  cudaEvent_t start = nullptr, end = nullptr;
-  explicit event_pair(int d) : device(d) {
-    cuda::device_scope scope(device);
-    cuda::check(cudaEventCreate(&start), "cudaEventCreate");
-    cuda::check(cudaEventCreate(&end), "cudaEventCreate");
-  }
-  event_pair(const event_pair&) = delete;
-  event_pair& operator=(const event_pair&) = delete;
-  ~event_pair() {
-    if (start) (void)cudaEventDestroy(start);
-    if (end) (void)cudaEventDestroy(end);
-  }
-  cudaStream_t stream() const { return cuda::detail::current_stream_impl(device)->handle; }
-  void record(cudaEvent_t e) const {
-    cuda::device_scope scope(device);
-    cuda::check(cudaEventRecord(e, stream()), "cudaEventRecord");
-  }
-};
-
-}  // namespace detail
 
 // Calls f() n_warmup times, then up to n_repeat times, timing each of these
 // calls on the host clock (the time to return, which for asynchronous work

@@ -15,6 +15,7 @@
 
 #include <cupp/detail/views/layout.hpp>
 #include <cupp/detail/expression/launch.hpp>
+#include <cupp/lazy_fwd.hpp>
 
 namespace cupp {
 
@@ -69,7 +70,8 @@ class generator_base;
 // linspace, eye, full ... return. It takes part in expressions like an
 // array (one kernel for `cupp::arange(n) * x + 1`) and becomes an array
 // when assigned to one or through eval(). Views of it (reshape, T,
-// transpose) are generators too.
+// transpose) are generators too. (Declared in <cupp/lazy_fwd.hpp>; the
+// default space is given here, with any_space.)
 template <class G, class S = any_space>
 class generator : public generator_leaf<G, S>, public expression_base<generator<G, S>> {
   using leaf = generator_leaf<G, S>;

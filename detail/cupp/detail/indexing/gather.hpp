@@ -18,6 +18,7 @@
 
 #include <cupp/detail/generators/functions.hpp>
 #include <cupp/detail/expression/launch.hpp>
+#include <cupp/lazy_fwd.hpp>
 
 namespace cupp::detail {
 
@@ -176,6 +177,7 @@ namespace cupp {
 // an expression of dtype T over the source array, which it holds by handle
 // (as every cupp expression holds its arrays). Assign it to an array, call
 // eval(), or use it in an expression; it runs in that expression's kernel.
+// (Declared in <cupp/lazy_fwd.hpp>.)
 template <class T, class S>
 class gather_expr : public expression_base<gather_expr<T, S>> {
  public:

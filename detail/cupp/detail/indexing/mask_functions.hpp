@@ -1,7 +1,8 @@
 // The parts of boolean_indexing.hpp's functions that are not a plain mask
-// over x: compress's condition along one axis (shorter or longer than the
-// axis, with NumPy's errors for the part past its end), the flat masks of
-// place and putmask, and the result shape of select.
+// over x: nonzero's index arrays (also ndarray::nonzero()), compress's
+// condition along one axis (shorter or longer than the axis, with NumPy's
+// errors for the part past its end), the flat masks of place and putmask,
+// and the result shape of select.
 #pragma once
 
 #include <cstdint>
@@ -84,6 +85,35 @@ shape_t select_shape(const std::vector<ndarray<bool, S>>& condlist,
   choices.push_back(shape_t{});
   const shape_t first[] = {broadcast_all(conds), broadcast_all(choices)};
   return first[1].size() == 0 ? first[0] : broadcast_all(first);
+}
+
+// numpy.nonzero(a): one int64 array of indices per axis (C order), for an
+// array or an expression of any dtype.
+template <class E>
+auto nonzero_impl(const E& a) {
+  using Op = operand_t<E>;
+  using S = detail::eval_space_t<typename Op::space>;
+  const Op e = as_operand(a);
+  const shape_t shape = e.shape();
+  if (shape.size() == 0)
+    throw value_error(
+        "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+        "instead.");
+  auto [pos, count] = detail::nonzero_positions<S>(e);
+  std::vector<ndarray<std::int64_t, S>> out;
+  if (shape.size() == 1) {
+    out.push_back(detail::shrink_selected(pos, count, shape_t{count}));
+    return out;
+  }
+  const ndarray<std::int64_t, S> all = detail::split_positions(pos, count, shape, true);
+  for (int a_ = 0; a_ < shape.size(); ++a_) out.push_back(all(a_));
+  return out;
+}
+
+// ndarray::nonzero() (detail/views/array_views.hpp).
+template <class T, class S>
+auto nonzero_of(const ndarray<T, S>& a) {
+  return nonzero_impl(a);
 }
 
 }  // namespace cupp::detail

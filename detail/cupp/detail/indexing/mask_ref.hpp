@@ -1,5 +1,6 @@
-// The state and the writes of x(mask) (detail::masked_ref, whose face is in
-// include/cupp/boolean_indexing.hpp): NumPy's rules for which values a
+// x(mask): the proxy detail::masked_ref that ndarray's operator() returns
+// for a mask (see include/cupp/boolean_indexing.hpp), and its state and
+// writes, detail::masked_target: NumPy's rules for which values a
 // masked assignment accepts, and the two ways it runs. A value that is the
 // same for every selected row needs no selection at all: it is one fused
 // where(mask, value, x) kernel over x. Any other value must be matched
@@ -13,6 +14,9 @@
 
 #include <cupp/detail/indexing/mask_operand.hpp>
 #include <cupp/detail/indexing/mask_select.hpp>
+#include <cupp/detail/ops/arithmetic.hpp>
+#include <cupp/detail/ops/arithmetic_division.hpp>
+#include <cupp/detail/ops/bitwise.hpp>
 #include <cupp/detail/ops/selection.hpp>
 #include <cupp/errors.hpp>
 // Expression machinery (Expression, as_operand, make_ufunc, assign, astype,
@@ -22,7 +26,7 @@
 
 namespace cupp::detail {
 
-// Declared in detail/views/array_views.hpp, defined in boolean_indexing.hpp.
+// Declared in detail/views/array_views.hpp, defined below.
 template <class A, class M>
 class masked_ref;
 
@@ -150,6 +154,72 @@ struct masked_target {
       scatter_rows(x, s, g);
     }
   }
+};
+
+// The proxy x(mask) returns (declared in detail/views/array_views.hpp):
+// converts to the selected copy, and writes through assignment. Its state
+// and the writes themselves are detail::masked_target, above.
+template <class A, class M>
+class masked_ref : public lazy_members_t<A> {
+  using T = typename A::value_type;
+  using S = typename A::space_type;
+  using Mop = mask_operand_t<M>;
+  static_assert(std::is_same_v<typename Mop::space, any_space> ||
+                    std::is_same_v<typename Mop::space, S>,
+                "cupp: a mask must live where the array does; move it with cupp::asarray or "
+                "cupp::asnumpy");
+
+ public:
+  masked_ref(const A& x, const M& mask) : t_{x, mask_operand(mask)} {
+    check_mask_shape(t_.m.shape(), t_.x.shape());
+  }
+  masked_ref(const masked_ref&) = default;
+
+  // NumPy's x[mask]: a new array of shape (count,) + x.shape[mask.ndim:],
+  // elements in the C order of the mask.
+  A eval() const { return masked_read(t_.x, t_.m); }
+  A copy() const { return eval(); }
+  operator A() const { return eval(); }
+
+  // x[mask] = value. A value that is one element per selected row (a
+  // scalar, or a shape that broadcasts to (1,) + rest) is written by one
+  // fused kernel over x; otherwise the value broadcasts to (count,) + rest
+  // and goes to the selected rows in order.
+  template <class V>
+  const masked_ref& operator=(const V& v) const {
+    t_.set(v);
+    return *this;
+  }
+  const masked_ref& operator=(const masked_ref& o) const {
+    t_.set(o.eval());
+    return *this;
+  }
+
+  // x[mask] op= value: one fused kernel when the value is the same for
+  // every selected row, else NumPy's x[mask] = x[mask] op value. NAME is
+  // the ufunc's operation (ops::NAME, what cupp::NAME applies).
+#define CUPP_MASKED_INPLACE(SYMBOL, NAME)                                                      \
+  template <class V>                                                                           \
+  const masked_ref& operator SYMBOL(const V& v) const {                                        \
+    t_.update(                                                                                 \
+        v, [](const auto& a, const auto& b) { return ::cupp::make_ufunc(ops::NAME{}, a, b); }, \
+        [](const auto& a, const auto& b) { a SYMBOL b; });                                     \
+    return *this;                                                                              \
+  }
+  CUPP_MASKED_INPLACE(+=, add)
+  CUPP_MASKED_INPLACE(-=, subtract)
+  CUPP_MASKED_INPLACE(*=, multiply)
+  CUPP_MASKED_INPLACE(/=, true_divide)
+  CUPP_MASKED_INPLACE(%=, remainder)
+  CUPP_MASKED_INPLACE(&=, bitwise_and)
+  CUPP_MASKED_INPLACE(|=, bitwise_or)
+  CUPP_MASKED_INPLACE(^=, bitwise_xor)
+  CUPP_MASKED_INPLACE(<<=, left_shift)
+  CUPP_MASKED_INPLACE(>>=, right_shift)
+#undef CUPP_MASKED_INPLACE
+
+ private:
+  masked_target<A, Mop> t_;
 };
 
 }  // namespace cupp::detail

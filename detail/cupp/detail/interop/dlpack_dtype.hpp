@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <cupp/detail/interop/dlpack_abi.hpp>
+#include <cupp/dlpack_abi.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 

@@ -17,8 +17,8 @@
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
-#include <cupp/detail/interop/dlpack_abi.hpp>
 #include <cupp/detail/interop/dlpack_dtype.hpp>
+#include <cupp/dlpack_abi.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
@@ -99,10 +99,6 @@ dl_export_ptr<Managed> make_export(void* data, dlpack::DLDevice device, dtype_id
   }
   return ctx;
 }
-
-// The consumer's stream as the Python array API's __dlpack__(stream=) has
-// it: the legacy default stream unless told otherwise, or no handshake.
-enum class consumer_kind : std::uint8_t { legacy_default, stream, no_sync };
 
 inline bool is_legacy(cudaStream_t s) noexcept {
   return s == nullptr || s == cudaStreamLegacy;

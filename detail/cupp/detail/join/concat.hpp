@@ -15,7 +15,7 @@
 #include <cupp/array_fwd.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
-#include <cupp/detail/join/arguments.hpp>
+#include <cupp/join_arguments.hpp>
 #include <cupp/detail/join/layout.hpp>
 #include <cupp/detail/join/writer.hpp>
 

@@ -16,7 +16,7 @@
 #include <cupp/errors.hpp>
 #include <cupp/index_types.hpp>
 #include <cupp/shape.hpp>
-#include <cupp/detail/join/arguments.hpp>
+#include <cupp/join_arguments.hpp>
 #include <cupp/detail/join/axis_views.hpp>
 #include <cupp/detail/join/layout.hpp>
 #include <cupp/detail/join/writer.hpp>

@@ -15,21 +15,10 @@
 #include <cupp/detail/npy/literal.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
+#include <cupp/npy_header.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp {
-
-// What a .npy header says (cupp::read_npy_header; declared with the rest of
-// the .npy API in <cupp/npy.hpp>).
-struct npy_header {
-  cupp::dtype dtype = descriptor(dtype_id::float64);
-  shape_t shape;
-  bool fortran_order = false;
-  int major = 1, minor = 0;     // format version
-  std::size_t data_offset = 0;  // where the data starts, from the magic string
-  bool big_endian = false;      // data stored most significant byte first
-  std::string descr;            // the descriptor as written: '<f4', '>V2', ...
-};
 
 namespace detail::npy {
 

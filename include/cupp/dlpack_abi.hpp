@@ -2,6 +2,10 @@
 // that cupp needs no copy of dlpack.h. The layout is the contract: the
 // static_asserts below pin sizes and offsets to those of the C header on
 // LP64, so a capsule made here is read by CuPy, PyTorch or JAX unchanged.
+// A vocabulary header: the structs are the public ABI that to_dlpack and
+// from_dlpack (<cupp/dlpack.hpp>) exchange, and the machinery of
+// detail/interop/ fills and reads them.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <cstddef>

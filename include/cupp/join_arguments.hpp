@@ -1,7 +1,8 @@
 // The argument types of cupp's joining functions (include/cupp/joining.hpp),
-// cupp::join_axis and cupp::positions. They live in namespace cupp, as
-// users spell them, but here, so that the machinery of detail/join/ can
-// take them as the public functions receive them.
+// cupp::join_axis and cupp::positions. A vocabulary header, so that the
+// machinery of detail/join/ can take them as the public functions receive
+// them.
+// cupp-layer: vocabulary
 #pragma once
 
 #include <concepts>

@@ -1,0 +1,23 @@
+// The names of cupp's lazy arrays before their definitions: cupp::generator
+// (what arange, linspace, eye, full ... return; defined in
+// detail/generators/view.hpp) and cupp::gather_expr (what tile, repeat,
+// roll, pad, resize and diagflat return; defined in
+// detail/indexing/gather.hpp). A vocabulary header, as array_fwd.hpp is for
+// ndarray: the public headers that return these types, and internal
+// headers of other areas, name them through it.
+// cupp-layer: vocabulary
+#pragma once
+
+namespace cupp {
+
+// A lazy array computed from the positions of its elements: G computes an
+// element, S is where it evaluates (any_space: where its operands live).
+template <class G, class S>
+class generator;
+
+// The lazy result of a gather: elements of dtype T read from an array of
+// space S.
+template <class T, class S>
+class gather_expr;
+
+}  // namespace cupp
