@@ -56,8 +56,7 @@ void sort_inplace(const ndarray<T, S>& x, int axis = -1, std::string_view kind =
   detail::sorting::check_kind(kind);
   detail::sorting::sort_axis(axis, static_cast<int>(x.shape().size()));
   if (!x.flags().writeable) throw value_error("sort array is read-only");
-  const auto sorted = detail::sorting::sort_along<false>(as_operand(x), axis, false);
-  detail::assign(x, array_leaf<T, S>{sorted});
+  detail::sorting::sort_into(x, axis);
 }
 
 // numpy.lexsort((k0, k1, ..., kn)): int64 indices that sort along the last

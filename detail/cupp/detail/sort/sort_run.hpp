@@ -3,8 +3,8 @@
 // (row_source, rows_of, permuted_view, axis_last_shape), the result's rows
 // written back into its layout (write_rows), sort_along (values or
 // indices, along an axis or flattened) and sort_of, its entry for any
-// array or expression, and lexsort_keys. The row sorts themselves are in
-// sort_rows.hpp.
+// array or expression, sort_into (ndarray.sort) and lexsort_keys. The
+// row sorts themselves are in sort_rows.hpp.
 //
 //   auto i = cupp::detail::sorting::sort_of<true>(x, -1, false);  // argsort
 #pragma once
@@ -149,6 +149,14 @@ using sort_complex_t = std::conditional_t<
 template <bool Indices, class X>
 auto sort_of(const X& x, int axis, bool flat) {
   return sort_along<Indices>(as_operand(x), axis, flat);
+}
+
+// ndarray.sort: x's elements sorted along `axis`, written back into x
+// (any view).
+template <class T, class S>
+void sort_into(const ndarray<T, S>& x, int axis) {
+  const auto sorted = sort_along<false>(as_operand(x), axis, false);
+  detail::assign(x, array_leaf<T, S>{sorted});
 }
 
 // numpy.lexsort over the keys' operands: int64 indices that sort along the
