@@ -1,15 +1,14 @@
-// The distributed array's vocabulary (index maps, modes), and lazy
-// element-wise expressions over distributed arrays: a node holds a
+// Lazy element-wise expressions over distributed arrays: a node holds a
 // callable and its operands (distributed arrays, nested nodes, scalars) by
 // value. Chunk k of the result is the callable applied to chunk k of every
 // operand, which makes an ordinary cupp expression, so each chunk runs as
 // one fused kernel. The operands are aligned (same chunks, replica mode)
-// before any chunk is taken; see cupp/distributed/array.hpp.
+// before any chunk is taken; see cupp/distributed/array.hpp. The array's
+// vocabulary (index maps, modes) is in cupp/distributed/array_types.hpp.
 #pragma once
 
 #include <complex>
 #include <cstddef>
-#include <map>
 #include <vector>
 #include <tuple>
 #include <type_traits>
@@ -17,36 +16,8 @@
 
 #include <cupp/array_fwd.hpp>
 #include <cupp/detail/convert.hpp>
+#include <cupp/distributed/array_types.hpp>
 #include <cupp/index_types.hpp>
-
-namespace cupp::distributed {
-
-// One slice per axis (step 1; missing trailing axes are whole).
-using chunk_index = std::vector<cupp::slice>;
-// Device -> its chunks.
-using index_map = std::map<int, std::vector<chunk_index>>;
-
-enum class mode { replica, sum, prod, max, min };
-
-inline const char* mode_name(mode m) {
-  switch (m) {
-    case mode::replica:
-      return "replica";
-    case mode::sum:
-      return "sum";
-    case mode::prod:
-      return "prod";
-    case mode::max:
-      return "max";
-    default:
-      return "min";
-  }
-}
-
-template <class T>
-class distributed_array;
-
-}  // namespace cupp::distributed
 
 namespace cupp::detail::darray {
 
