@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include <cupp/detail/numerics/pair_value.hpp>
+#include <cupp/detail/numerics/rounded.hpp>
 #include <cupp/detail/ops/common.hpp>
 
 namespace cupp::ops::arith {
@@ -208,20 +209,9 @@ CUPP_HD constexpr T int_reciprocal(T x) {
 // A product that is never fused with a neighbouring addition: nvcc contracts
 // a * b + c into one FMA in device code, NumPy's loops round the product
 // first, and the complex formulas below must round alike on both sides.
-CUPP_HD inline float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-CUPP_HD inline double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
+// fma_rn is one rounding of a * b + c. Both from the numerics floor.
+using detail::numerics::fma_rn;
+using detail::numerics::mul_rn;
 
 // Python's float divmod: the quotient rounded down, the remainder with the
 // divisor's sign, with divmod(a, b)[0] * b + divmod(a, b)[1] as close to a as
@@ -297,13 +287,6 @@ template <class C>
 CUPP_HD inline C cmul(C a, C b) {
   const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
   return C(mul_rn(ar, br) - mul_rn(ai, bi), mul_rn(ar, bi) + mul_rn(ai, br));
-}
-
-CUPP_HD inline float fma_rn(float a, float b, float c) {
-  return ::cuda::std::fmaf(a, b, c);
-}
-CUPP_HD inline double fma_rn(double a, double b, double c) {
-  return ::cuda::std::fma(a, b, c);
 }
 
 // The product of NumPy's multiply loop on x86-64 (its SIMD kernels, taken

@@ -110,7 +110,7 @@ struct nan_to_num {
   CUPP_HD R part(R v) const {
     if (fbits::isnan(v)) return detail::convert<R>(nan);
     if (!fbits::isinf(v)) return v;
-    if (!fbits::signbit(v)) return has_posinf ? detail::convert<R>(posinf) : fbits::max<R>();
+    if (!fbits::signbit(v)) return has_posinf ? detail::convert<R>(posinf) : fbits::max_finite<R>();
     return has_neginf ? detail::convert<R>(neginf) : fbits::lowest<R>();
   }
 };

@@ -19,6 +19,7 @@
 #include <cuda/std/limits>
 
 #include <cupp/config.hpp>
+#include <cupp/detail/numerics/rounded.hpp>
 #include <cupp/detail/ops/hypot.hpp>
 #include <cupp/detail/ops/math_common.hpp>
 
@@ -76,17 +77,7 @@ CUPP_HD void two_sum(R a, R b, R& s, R& e) {
 
 // a * b rounded once and never fused into a later addition (nvcc contracts
 // a * b + c into an fma by default), which the exact splits below rely on.
-template <class R>
-CUPP_HD R mul_rn(R a, R b) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(R) == 4)
-    return __fmul_rn(a, b);
-  else
-    return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
+using ::cupp::detail::numerics::mul_rn;
 
 // a^2 + b^2 - 1 without cancellation, for a and b up to about 2: the
 // squares are split exactly with fma and summed with their rounding errors.

@@ -64,9 +64,7 @@ struct copysign {
   CUPP_FLOAT_BINARY_SIGNATURE("copysign")
   template <class T>
   CUPP_HD T operator()(T a, T b) const {
-    using L = fbits::layout<T>;
-    return fbits::from_bits<T>(static_cast<fbits::uint_t<T>>((fbits::to_bits(a) & ~L::sign) |
-                                                             (fbits::to_bits(b) & L::sign)));
+    return fbits::copysign(a, b);
   }
 };
 
@@ -80,7 +78,7 @@ struct nextafter {
     if constexpr (std::is_same_v<T, __half>) {
       // NumPy's float16 rules: NaN in, the default NaN out; equal values
       // (0.0 and -0.0 included) give x.
-      if (fbits::isnan(x) || fbits::isnan(y)) return fbits::qnan<T>();
+      if (fbits::isnan(x) || fbits::isnan(y)) return fbits::quiet_nan<T>();
       const float fx = misc_detail::math(x), fy = misc_detail::math(y);
       if (fx == fy) return x;
       if (fx == 0) return fbits::min_subnormal<T>(fbits::signbit(y));
@@ -90,7 +88,7 @@ struct nextafter {
       // values give y.
       if (fbits::isnan(x) || fbits::isnan(y)) {
         if constexpr (std::is_same_v<T, __nv_bfloat16>)
-          return fbits::qnan<T>();
+          return fbits::quiet_nan<T>();
         else
           return x + y;
       }
@@ -117,17 +115,18 @@ struct spacing {
   template <class T>
   CUPP_HD T operator()(T x) const {
     if constexpr (std::is_same_v<T, __half>) {
-      if (!fbits::isfinite(x)) return fbits::qnan<T>();
-      const T up = nextafter{}(x, fbits::from_bits<T>(fbits::layout<T>::exp));
+      if (!fbits::isfinite(x)) return fbits::quiet_nan<T>();
+      const T up = nextafter{}(x, fbits::from_bits<T>(fbits::float_layout<T>::exp));
       return detail::convert<T>(misc_detail::math(up) - misc_detail::math(x));
     } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
       // inf - inf on x86 gives the negative default NaN.
       if (fbits::isinf(x)) return fbits::from_bits<T>(0xffc0u);
-      if (fbits::isnan(x)) return fbits::qnan<T>();
-      const T away = fbits::from_bits<T>(fbits::layout<T>::exp | (fbits::to_bits(x) & 0x8000u));
+      if (fbits::isnan(x)) return fbits::quiet_nan<T>();
+      const T away =
+          fbits::from_bits<T>(fbits::float_layout<T>::exp | (fbits::to_bits(x) & 0x8000u));
       return detail::convert<T>(misc_detail::math(nextafter{}(x, away)) - misc_detail::math(x));
     } else {
-      if (fbits::isinf(x)) return fbits::qnan<T>();
+      if (fbits::isinf(x)) return fbits::quiet_nan<T>();
       if (fbits::isnan(x)) return x + x;
       const T next = x == 0 ? fbits::min_subnormal<T>(false) : fbits::step_magnitude(x, true);
       return next - x;

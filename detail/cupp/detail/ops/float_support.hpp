@@ -1,132 +1,33 @@
 // What the rounding, sign, selection and classification ufuncs share: the
-// bit layout of the floating-point dtypes, NaN/inf tests that work on every
-// dtype, and the loop NumPy picks for ufuncs that only have floating-point
-// loops (copysign, nextafter, rint, fabs ...).
+// bit access of the numerics floor (as fbits), NaN/inf tests that work on
+// every dtype, and the loop NumPy picks for ufuncs that only have
+// floating-point loops (copysign, nextafter, rint, fabs ...).
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <cuda/std/cmath>
 #include <cuda/std/complex>
 
+#include <cupp/detail/numerics/complex_parts.hpp>
+#include <cupp/detail/numerics/float_bits.hpp>
+#include <cupp/detail/numerics/rounded.hpp>
 #include <cupp/detail/ops/arithmetic_element.hpp>
 #include <cupp/detail/ops/common.hpp>
 
 namespace cupp::ops {
 
-namespace fbits {
-
-// The IEEE layout of a real floating-point dtype. `qnan` is the NaN NumPy
-// (or ml_dtypes) produces when it makes one up rather than propagating one.
-template <class T>
-struct layout;
-template <>
-struct layout<__half> {
-  using uint = std::uint16_t;
-  static constexpr uint sign = 0x8000u, exp = 0x7c00u, qnan = 0x7e00u, max = 0x7bffu;
-};
-template <>
-struct layout<__nv_bfloat16> {
-  using uint = std::uint16_t;
-  static constexpr uint sign = 0x8000u, exp = 0x7f80u, qnan = 0x7fc0u, max = 0x7f7fu;
-};
-template <>
-struct layout<float> {
-  using uint = std::uint32_t;
-  static constexpr uint sign = 0x80000000u, exp = 0x7f800000u, qnan = 0x7fc00000u,
-                        max = 0x7f7fffffu;
-};
-template <>
-struct layout<double> {
-  using uint = std::uint64_t;
-  static constexpr uint sign = 0x8000000000000000ull, exp = 0x7ff0000000000000ull,
-                        qnan = 0x7ff8000000000000ull, max = 0x7fefffffffffffffull;
-};
-
-template <class T>
-using uint_t = typename layout<T>::uint;
-
-template <class T>
-CUPP_HD inline uint_t<T> to_bits(T v) {
-  uint_t<T> u;
-  std::memcpy(&u, &v, sizeof u);
-  return u;
-}
-template <class T>
-CUPP_HD inline T from_bits(uint_t<T> u) {
-  T v;
-  // Through void*: __half and __nv_bfloat16 are trivially copyable, but
-  // g++ -Wclass-memaccess objects to their protected member.
-  std::memcpy(static_cast<void*>(&v), &u, sizeof u);
-  return v;
-}
-
-// Tests on the bits, so that they hold for the 16-bit types and whatever
-// the compiler assumes about NaN.
-template <class T>
-CUPP_HD inline bool isnan(T v) {
-  return (to_bits(v) & ~layout<T>::sign) > layout<T>::exp;
-}
-template <class T>
-CUPP_HD inline bool isinf(T v) {
-  return (to_bits(v) & ~layout<T>::sign) == layout<T>::exp;
-}
-template <class T>
-CUPP_HD inline bool isfinite(T v) {
-  return (to_bits(v) & layout<T>::exp) != layout<T>::exp;
-}
-template <class T>
-CUPP_HD inline bool signbit(T v) {
-  return (to_bits(v) & layout<T>::sign) != 0;
-}
-template <class T>
-CUPP_HD inline T abs(T v) {
-  return from_bits<T>(to_bits(v) & static_cast<uint_t<T>>(~layout<T>::sign));
-}
-template <class T>
-CUPP_HD inline T qnan() {
-  return from_bits<T>(layout<T>::qnan);
-}
-// The largest finite value, and its negative.
-template <class T>
-CUPP_HD inline T max() {
-  return from_bits<T>(layout<T>::max);
-}
-template <class T>
-CUPP_HD inline T lowest() {
-  return from_bits<T>(layout<T>::max | layout<T>::sign);
-}
-
-// The neighbour of a nonzero finite-or-infinite x one step larger (up) or
-// smaller in magnitude.
-template <class T>
-CUPP_HD inline T step_magnitude(T x, bool up) {
-  const uint_t<T> b = to_bits(x);
-  return from_bits<T>(static_cast<uint_t<T>>(up ? b + 1 : b - 1));
-}
-// The smallest subnormal with the given sign.
-template <class T>
-CUPP_HD inline T min_subnormal(bool negative) {
-  return from_bits<T>(static_cast<uint_t<T>>((negative ? layout<T>::sign : 0) | 1));
-}
-
-}  // namespace fbits
+// The bit layout of the floating-point dtypes and the tests and values made
+// on the bits (isnan, signbit, quiet_nan, step_magnitude ...): the numerics
+// floor's, under the name the operations use.
+namespace fbits = ::cupp::detail::numerics;
 
 namespace misc_detail {
 
 // The component type of complex dtypes; other types unchanged.
-template <class T>
-struct real_of {
-  using type = T;
-};
-template <class T>
-struct real_of<::cuda::std::complex<T>> {
-  using type = T;
-};
-template <class T>
-using real_of_t = typename real_of<T>::type;
+using detail::numerics::real_of;
+using detail::numerics::real_of_t;
 
 // Predicates of one element of any dtype: integers and bool are finite,
 // complex numbers are NaN (infinite) when either part is.
@@ -166,8 +67,8 @@ template <class R>
 CUPP_HD inline R complex_abs(R re, R im) {
   re = fbits::abs(re);
   im = fbits::abs(im);
-  if (fbits::isinf(re) || fbits::isinf(im)) return fbits::from_bits<R>(fbits::layout<R>::exp);
-  if (fbits::isnan(re) || fbits::isnan(im)) return fbits::qnan<R>();
+  if (fbits::isinf(re) || fbits::isinf(im)) return fbits::from_bits<R>(fbits::float_layout<R>::exp);
+  if (fbits::isnan(re) || fbits::isnan(im)) return fbits::quiet_nan<R>();
   const R larger = re < im ? im : re, smaller = re < im ? re : im;
   if (larger == 0) return larger;
   const R ratio = smaller / larger;
@@ -187,16 +88,10 @@ CUPP_HD inline auto math(T v) {
 // contracts a*b + c into an fma by default, NumPy rounds the product).
 template <class T>
 CUPP_HD inline T mul_rn(T a, T b) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>)
-    return __fmul_rn(a, b);
-  else if constexpr (std::is_same_v<T, double>)
-    return __dmul_rn(a, b);
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    return detail::numerics::mul_rn(a, b);
   else
     return a * b;
-#else
-  return a * b;
-#endif
 }
 
 // numpy.can_cast(From, To, "safe") including bfloat16, which ml_dtypes

@@ -62,7 +62,7 @@ struct sign {
       using R = typename T::value_type;
       const R re = a.real(), im = a.imag();
       const R mag = fmath::hypot(re, im);
-      const R nan = fbits::qnan<R>();
+      const R nan = fbits::quiet_nan<R>();
       if (fbits::isnan(mag)) return T(nan, nan);
       if (fbits::isinf(mag)) {
         const bool re_inf = fbits::isinf(re), im_inf = fbits::isinf(im);
@@ -101,7 +101,7 @@ struct heaviside {
   };
   template <class T>
   CUPP_HD T operator()(T x, T h0) const {
-    if (fbits::isnan(x)) return fbits::qnan<T>();
+    if (fbits::isnan(x)) return fbits::quiet_nan<T>();
     const auto m = misc_detail::math(x);
     if (m == 0) return h0;
     return detail::convert<T>(m > 0 ? 1.0f : 0.0f);

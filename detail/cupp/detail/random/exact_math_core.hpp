@@ -1,173 +1,77 @@
 // The basic operations of exact_math.hpp: correctly rounded arithmetic that
-// no compiler may contract, access to the representation, exact rounding
-// to integers, and the double-word helpers of the elementary functions.
+// no compiler may contract and access to the representation (both from the
+// numerics floor, under exact_math's names), exact rounding to integers, and
+// the double-word helpers of the elementary functions.
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
 #include <cupp/config.hpp>
-
-#if !defined(__CUDA_ARCH__)
-#include <cmath>  // std::fma and std::sqrt, correctly rounded by IEEE 754
-#endif
+#include <cupp/detail/numerics/float_bits.hpp>
+#include <cupp/detail/numerics/rounded.hpp>
 
 namespace cupp::detail::random::xm {
 
-// On the device each operation is an intrinsic with an explicit rounding
-// mode, which nvcc never fuses into an FMA; on the host the operators are
+// The correctly rounded operations of the numerics floor
+// (numerics/rounded.hpp: an intrinsic with an explicit rounding mode on the
+// device, which nvcc never fuses into an FMA; the operators on the host,
 // safe because targets that link cupp::random compile with
-// -ffp-contract=off.
+// -ffp-contract=off), under the short names the samplers call.
 CUPP_HD inline float add(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
+  return numerics::add_rn(a, b);
 }
 CUPP_HD inline double add(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
+  return numerics::add_rn(a, b);
 }
 CUPP_HD inline float sub(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
+  return numerics::sub_rn(a, b);
 }
 CUPP_HD inline double sub(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dsub_rn(a, b);
-#else
-  return a - b;
-#endif
+  return numerics::sub_rn(a, b);
 }
 CUPP_HD inline float mul(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
+  return numerics::mul_rn(a, b);
 }
 CUPP_HD inline double mul(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
+  return numerics::mul_rn(a, b);
 }
 CUPP_HD inline float div(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
+  return numerics::div_rn(a, b);
 }
 CUPP_HD inline double div(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
+  return numerics::div_rn(a, b);
 }
 CUPP_HD inline float fma(float a, float b, float c) {
-#if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
+  return numerics::fma_rn(a, b, c);
 }
 CUPP_HD inline double fma(double a, double b, double c) {
-#if defined(__CUDA_ARCH__)
-  return __fma_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
+  return numerics::fma_rn(a, b, c);
 }
 CUPP_HD inline float sqrt(float a) {
-#if defined(__CUDA_ARCH__)
-  return __fsqrt_rn(a);
-#else
-  return std::sqrt(a);
-#endif
+  return numerics::sqrt_rn(a);
 }
 CUPP_HD inline double sqrt(double a) {
-#if defined(__CUDA_ARCH__)
-  return __dsqrt_rn(a);
-#else
-  return std::sqrt(a);
-#endif
+  return numerics::sqrt_rn(a);
 }
 
 namespace impl {
 
-// The layout of the binary formats.
+// The representation, from the numerics floor (numerics/float_bits.hpp):
+// format<T>'s mantissa, bias and integer types (bits_t, int_t), the bit
+// casts, |x|, copysign, and +inf, the quiet NaN and the smallest normal
+// number made from the bits, all exact.
 template <class T>
-struct format;
-template <>
-struct format<float> {
-  using bits_t = std::uint32_t;
-  using int_t = std::int32_t;
-  static constexpr int mantissa = 23, bias = 127;
-};
-template <>
-struct format<double> {
-  using bits_t = std::uint64_t;
-  using int_t = std::int64_t;
-  static constexpr int mantissa = 52, bias = 1023;
-};
-template <class T>
-using bits_t = typename format<T>::bits_t;
-
-template <class T>
-CUPP_HD inline bits_t<T> to_bits(T x) {
-  bits_t<T> b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-template <class T>
-CUPP_HD inline T from_bits(bits_t<T> b) {
-  T x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
-
-template <class T>
-inline constexpr bits_t<T> sign_mask = bits_t<T>(1) << (sizeof(T) * 8 - 1);
-
-template <class T>
-CUPP_HD inline T abs(T x) {
-  return from_bits<T>(to_bits(x) & ~sign_mask<T>);
-}
-// |magnitude| with the sign of `sign`.
-template <class T>
-CUPP_HD inline T copysign(T magnitude, T sign) {
-  return from_bits<T>((to_bits(magnitude) & ~sign_mask<T>) | (to_bits(sign) & sign_mask<T>));
-}
-
-// From the bits (std::numeric_limits is host-only code without
-// --expt-relaxed-constexpr): all exponent bits, and the top mantissa bit
-// for a quiet NaN.
-template <class T>
-CUPP_HD inline T infinity() {
-  constexpr int exponent_bits = sizeof(T) == 4 ? 8 : 11;
-  return from_bits<T>(((bits_t<T>(1) << exponent_bits) - 1) << format<T>::mantissa);
-}
-template <class T>
-CUPP_HD inline T quiet_nan() {
-  return from_bits<T>(to_bits(infinity<T>()) | (bits_t<T>(1) << (format<T>::mantissa - 1)));
-}
-// The smallest normal number.
-template <class T>
-CUPP_HD inline T min_normal() {
-  return from_bits<T>(bits_t<T>(1) << format<T>::mantissa);
-}
+using format = numerics::float_layout<T>;
+using numerics::abs;
+using numerics::bits_t;
+using numerics::copysign;
+using numerics::from_bits;
+using numerics::infinity;
+using numerics::min_normal;
+using numerics::quiet_nan;
+using numerics::to_bits;
 
 // 2^k for k in the normal range [1 - bias, bias], by writing the exponent.
 template <class T>

@@ -12,6 +12,7 @@
 
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
+#include <cupp/detail/numerics/rounded.hpp>
 #include <cupp/detail/sort/sort_keys.hpp>
 #include <cupp/errors.hpp>
 
@@ -101,35 +102,9 @@ CUPP_HD inline bool python_odd(double x) {
 
 // NumPy rounds after every operation; nvcc would fuse a multiplication
 // and an addition into one rounding (an FMA), a last-bit difference from
-// NumPy. These keep the roundings apart on the device.
-CUPP_HD inline double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-CUPP_HD inline double add_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-CUPP_HD inline float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-CUPP_HD inline float add_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
+// NumPy. These (the numerics floor's) keep the roundings apart on the device.
+using numerics::add_rn;
+using numerics::mul_rn;
 
 // Where a quantile lies among n sorted values: the two neighbours and the
 // interpolation weight (discrete methods: lo == hi).

@@ -6,10 +6,11 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <cupp/config.hpp>
+#include <cupp/detail/numerics/complex_parts.hpp>
+#include <cupp/detail/numerics/float_bits.hpp>
 #include <cupp/dtype.hpp>
 
 namespace cupp::detail::sorting {
@@ -20,69 +21,26 @@ template <class T>
 inline constexpr bool is_floating_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16> ||
                                       std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-template <std::size_t N>
-struct unsigned_of;
-template <>
-struct unsigned_of<1> {
-  using type = std::uint8_t;
-};
-template <>
-struct unsigned_of<2> {
-  using type = std::uint16_t;
-};
-template <>
-struct unsigned_of<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct unsigned_of<8> {
-  using type = std::uint64_t;
-};
+// The representation and the complex parts from the numerics floor, under
+// the names the sort kernels use: unsigned_of<N> (the unsigned integer of N
+// bytes), part_of<T> (a complex type's part, a real type itself),
+// float_layout<T> (the masks of a floating dtype: magnitude is exponent and
+// mantissa), is_nan_bits, and bits_of and canonical_nan below.
+using numerics::float_layout;
+using numerics::is_nan_bits;
+using numerics::unsigned_of;
+template <class T>
+using part_of = numerics::real_of<T>;
 
 // The key of one part: a real type's own bits for a real dtype, the part's
 // for a complex one.
 template <class T>
-struct part_of {
-  using type = T;
-};
-template <class F>
-struct part_of<::cuda::std::complex<F>> {
-  using type = F;
-};
-template <class T>
 using key_t = typename unsigned_of<sizeof(typename part_of<T>::type)>::type;
 
-template <class T, class U = typename unsigned_of<sizeof(T)>::type>
-CUPP_HD U bits_of(const T& v) {
-  U u;
-  std::memcpy(&u, &v, sizeof(U));
-  return u;
-}
-
-// Exponent-and-mantissa mask and the infinity pattern of a floating dtype.
+// The bits of a value of 1, 2, 4 or 8 bytes (numerics::to_bits).
 template <class T>
-struct float_layout;
-template <>
-struct float_layout<float16> {
-  static constexpr std::uint16_t magnitude = 0x7FFF, infinity = 0x7C00;
-};
-template <>
-struct float_layout<bfloat16> {
-  static constexpr std::uint16_t magnitude = 0x7FFF, infinity = 0x7F80;
-};
-template <>
-struct float_layout<float> {
-  static constexpr std::uint32_t magnitude = 0x7FFFFFFFu, infinity = 0x7F800000u;
-};
-template <>
-struct float_layout<double> {
-  static constexpr std::uint64_t magnitude = 0x7FFFFFFFFFFFFFFFull,
-                                 infinity = 0x7FF0000000000000ull;
-};
-
-template <class T>
-CUPP_HD bool is_nan_bits(typename unsigned_of<sizeof(T)>::type b) {
-  return (b & float_layout<T>::magnitude) > float_layout<T>::infinity;
+CUPP_HD typename unsigned_of<sizeof(T)>::type bits_of(const T& v) {
+  return numerics::to_bits(v);
 }
 
 // A NaN with the sign bit set: CUB's radix sort of the raw bits puts these
@@ -97,15 +55,11 @@ CUPP_HD bool is_negative_nan(const T& v) {
   }
 }
 
-// The quiet NaN that NumPy's np.nan has (positive), in T.
+// The quiet NaN that NumPy's np.nan has (positive), in T
+// (numerics::quiet_nan).
 template <class T>
 CUPP_HD T canonical_nan() {
-  using U = typename unsigned_of<sizeof(T)>::type;
-  const U b = static_cast<U>(float_layout<T>::infinity | (float_layout<T>::infinity >> 1)) &
-              float_layout<T>::magnitude;
-  T v;
-  std::memcpy(static_cast<void*>(&v), &b, sizeof(T));
-  return v;
+  return numerics::quiet_nan<T>();
 }
 
 // The order-preserving key of a real value: the sign bit flipped for
