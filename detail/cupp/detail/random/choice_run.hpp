@@ -11,6 +11,8 @@
 // BitGen is the bit generator the draws take their counter blocks from
 // (cupp::random::philox, an API type of <cupp/random/bit_generator.hpp>):
 // a template parameter here, complete where basic_generator calls in.
+// choice from an array gathers with take(a, indices, axis), cupp::take,
+// found as in shuffle_run.hpp.
 #pragma once
 
 #include <cmath>
@@ -210,7 +212,7 @@ ndarray<T, AS> choice(BitGen& bg, const ndarray<T, AS>& a, const shape_t& size, 
   const index_t population = a.shape()[ax];
   const index_t k = ::cupp::detail::checked_size(size, sizeof(std::int64_t));
   if (population == 0 && k != 0) throw value_error("a cannot be empty unless no samples are taken");
-  return gather_take(a, choice_indices<AS>(bg, population, size, replace, p), ax);
+  return take(a, choice_indices<AS>(bg, population, size, replace, p), ax);
 }
 
 }  // namespace cupp::random::detail

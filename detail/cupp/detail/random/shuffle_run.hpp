@@ -10,17 +10,21 @@
 // BitGen is the bit generator the permutations take their counter blocks
 // from (cupp::random::philox, an API type of <cupp/random/bit_generator.hpp>):
 // a template parameter here, complete where basic_generator calls in. The
-// gathers are the indexing area's (detail/indexing/), the lazy
-// permutations cupp::generator (detail/generators/view.hpp); the arrays
-// and the gather_ref they evaluate are complete where the API header
-// <cupp/random/shuffle.hpp> instantiates them.
+// lazy permutations are cupp::generator (detail/generators/view.hpp), the
+// arrays complete where <cupp/random/shuffle.hpp> instantiates the
+// templates. The gathers by a permutation, take(x, idx, axis) and
+// take_along_axis(x, idx, axis), are cupp::take and cupp::take_along_axis
+// (<cupp/advanced_indexing.hpp>, which the API header includes), called
+// unqualified and found through the arrays' namespace at that
+// instantiation: the indexing area has no internal form of either whose
+// headers compile on their own (the gather planning of take_put.hpp and
+// gather_ref.hpp includes index_arrays.hpp, which needs the complete
+// host array).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <utility>
-#include <vector>
 
 #include <cupp/array_fwd.hpp>
 #include <cupp/config.hpp>
@@ -30,9 +34,6 @@
 #include <cupp/detail/expression/launch.hpp>
 #include <cupp/detail/expression/operands.hpp>
 #include <cupp/detail/generators/view.hpp>
-#include <cupp/detail/indexing/gather_ref.hpp>
-#include <cupp/detail/indexing/gather_scatter.hpp>
-#include <cupp/detail/indexing/take_put.hpp>
 #include <cupp/detail/random/bijection.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/draw_spaces.hpp>
@@ -73,28 +74,6 @@ namespace cupp::random::detail {
 
 namespace rnd = ::cupp::detail::random;
 
-// numpy.take(x, idx, axis) for int64 indices in x's space along an axis
-// already checked (x not 0-d): the gather that cupp::take
-// (<cupp/advanced_indexing.hpp>) runs. Its check for a non-empty take from
-// an empty axis cannot fail here: the indices are a permutation of the
-// axis, or a choice from it whose emptiness choice checks first.
-template <class T, class S>
-ndarray<T, S> gather_take(const ndarray<T, S>& x, const ndarray<std::int64_t, S>& idx, int ax) {
-  std::vector<::cupp::detail::plan_item> items(ax + 1);
-  items[ax].array = 0;
-  return ::cupp::detail::make_gather<1>(x, items, {idx}, ::cupp::detail::index_mode::raise).eval();
-}
-
-// numpy.take_along_axis(x, idx, axis) for int64 indices of x's shape, in
-// x's space, along an axis already checked: the gather that
-// cupp::take_along_axis runs.
-template <class T, class S>
-ndarray<T, S> gather_take_along_axis(const ndarray<T, S>& x, const ndarray<std::int64_t, S>& idx,
-                                     int ax) {
-  auto p = ::cupp::detail::along_axis_plan(x.shape(), x.strides(), ax, idx.shape(), idx.strides());
-  return ::cupp::gather_ref<T, S, 1>(x, {idx}, std::move(p)).eval();
-}
-
 // numpy.random.Generator.permutation(n): 0, ..., n - 1 permuted, as a lazy
 // int64 array (no elements for n <= 0, as numpy's arange(n)). One counter
 // block keys it.
@@ -118,7 +97,7 @@ ndarray<std::int64_t, AS> permutation_indices(BitGen& bg, index_t n) {
 template <class T, class AS, class BitGen>
 ndarray<T, AS> permutation(BitGen& bg, const ndarray<T, AS>& x, index_t axis = 0) {
   const int ax = ::cupp::detail::checked_axis(axis, x.ndim());
-  return gather_take(x, permutation_indices<AS>(bg, x.shape()[ax]), ax);
+  return take(x, permutation_indices<AS>(bg, x.shape()[ax]), ax);
 }
 
 // numpy.random.Generator.shuffle(x, axis): x permuted along axis in place.
@@ -141,7 +120,7 @@ ndarray<T, AS> permuted(BitGen& bg, const ndarray<T, AS>& x, std::optional<index
   ndarray<T, AS> result;
   if (!axis) {
     const auto idx = permutation_indices<AS>(bg, x.size());
-    result = gather_take(x.reshape(-1), idx, 0).reshape(x.shape());
+    result = take(x, idx).reshape(x.shape());
   } else {
     const int ax = ::cupp::detail::checked_axis(*axis, x.ndim());
     const shape_t& shape = x.shape();
@@ -158,7 +137,7 @@ ndarray<T, AS> permuted(BitGen& bg, const ndarray<T, AS>& x, std::optional<index
         generator<rnd::slice_permutation_fn, generator_space_for<AS>>(
             rnd::slice_permutation_fn{static_cast<std::uint64_t>(len), site}, shape, st)
             .eval();
-    result = gather_take_along_axis(x, idx, ax);
+    result = take_along_axis(x, idx, ax);
   }
   if (!out) return result;
   if (!out->flags().writeable) throw value_error("assignment destination is read-only");
