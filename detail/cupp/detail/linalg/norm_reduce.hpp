@@ -1,8 +1,8 @@
 // The reductions behind numpy.linalg.norm's vector norms and its 1, inf and
 // Frobenius matrix norms: each norm is one reduction operator over the
 // input (an array or a lazy expression), so x is read once and no |x| or
-// |x|^2 array is ever stored. The order argument (linalg::norm_ord) is
-// here too, as the functions below dispatch on it.
+// |x|^2 array is ever stored. The functions below dispatch on the order
+// argument (linalg::norm_ord, in <cupp/linalg/linalg_arguments.hpp>).
 #pragma once
 
 #include <cuda/std/cmath>
@@ -16,39 +16,7 @@
 #include <cupp/detail/reduce/engine.hpp>
 #include <cupp/detail/reduce/plan.hpp>
 #include <cupp/errors.hpp>
-
-namespace cupp::linalg {
-
-// numpy.linalg.norm's ord=: None (the default, or cupp::none), a number
-// (inf and -inf as std::numeric_limits<double>::infinity()), "fro" (or "f")
-// or "nuc". Any other string is kept for NumPy's error message.
-class norm_ord {
- public:
-  enum class kind { none, number, fro, nuc, other };
-  norm_ord() = default;
-  norm_ord(none_t) {}
-  norm_ord(double p) : kind_(kind::number), p_(p) {}
-  norm_ord(int p) : kind_(kind::number), p_(p) {}
-  norm_ord(const char* name) : name_(name) {
-    const std::string n(name);
-    kind_ = n == "fro" || n == "f" ? kind::fro : n == "nuc" ? kind::nuc : kind::other;
-  }
-  kind which() const { return kind_; }
-  bool is_none() const { return kind_ == kind::none; }
-  bool is_string() const {
-    return kind_ == kind::fro || kind_ == kind::nuc || kind_ == kind::other;
-  }
-  bool is(double p) const { return kind_ == kind::number && p_ == p; }
-  double value() const { return p_; }
-  const std::string& name() const { return name_; }
-
- private:
-  kind kind_ = kind::none;
-  double p_ = 0;
-  std::string name_;
-};
-
-}  // namespace cupp::linalg
+#include <cupp/linalg/linalg_arguments.hpp>
 
 namespace cupp::detail {
 

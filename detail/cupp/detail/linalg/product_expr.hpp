@@ -13,7 +13,9 @@
 #include <cupp/array_fwd.hpp>
 #include <cupp/detail/expression/launch.hpp>
 #include <cupp/detail/linalg/product_run.hpp>
+#include <cupp/detail/linalg/product_operand.hpp>
 #include <cupp/detail/ops/arithmetic.hpp>
+#include <cupp/dtype.hpp>
 
 namespace cupp::detail {
 
@@ -271,5 +273,17 @@ struct operand_of<matmul_expr<R, S, A>> {
   using type = array_leaf<R, S>;
   static type make(const matmul_expr<R, S, A>& m) { return {m.evaluate()}; }
 };
+
+// cupp::matmul(a, b) of any two operands as the engines of detail/linalg/
+// call it: NumPy's promotion of their dtypes, their space, and the lazy
+// product of the operands as BLAS reads them (the public form adds its
+// checks of the arguments).
+template <class A, class B>
+auto matmul_of(const A& a, const B& b) {
+  using R = result_type_t<typename operand_t<A>::value_type, typename operand_t<B>::value_type>;
+  using S = eval_space_t<
+      typename join_space<typename operand_t<A>::space, typename operand_t<B>::space>::type>;
+  return matmul_expr<R, S>(gemm_operand<R, S>(a), gemm_operand<R, S>(b));
+}
 
 }  // namespace cupp::detail

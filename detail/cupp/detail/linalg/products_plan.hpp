@@ -16,55 +16,10 @@
 #include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/views/layout.hpp>
 #include <cupp/errors.hpp>
+#include <cupp/linalg/linalg_arguments.hpp>
 #include <cupp/shape.hpp>
 
 namespace cupp {
-
-// One side of tensordot's axes: a single axis (1) or a list ({1, 0}, a
-// std::vector or a std::array of integers), negative axes counting from
-// the end.
-class tensordot_axis_list {
- public:
-  tensordot_axis_list(index_t axis) : axes_{axis} {}
-  tensordot_axis_list(std::initializer_list<index_t> axes) : axes_(axes) {}
-  template <std::ranges::input_range R>
-  requires std::integral<std::ranges::range_value_t<R>> tensordot_axis_list(const R& axes) {
-    for (auto a : axes) axes_.push_back(static_cast<index_t>(a));
-  }
-  const std::vector<index_t>& axes() const noexcept { return axes_; }
-
- private:
-  std::vector<index_t> axes_;
-};
-
-// tensordot's axes argument: an int n (a's last n axes with b's first n)
-// or the two lists of axes summed together, {{1, 0}, {0, 1}} (also a
-// std::pair or a std::array of two lists).
-class tensordot_axes {
- public:
-  tensordot_axes(index_t n) : count_(n), given_(false) {}
-  tensordot_axes(tensordot_axis_list a, tensordot_axis_list b)
-      : a_(std::move(a)), b_(std::move(b)) {}
-  template <class X, class Y>
-  tensordot_axes(const std::pair<X, Y>& p) : a_(p.first), b_(p.second) {}
-  template <class X>
-  tensordot_axes(const std::array<X, 2>& p) : a_(p[0]), b_(p[1]) {}
-
-  // The two lists, numpy.tensordot's reading of an int n:
-  // range(-n, 0) and range(0, n).
-  std::pair<std::vector<index_t>, std::vector<index_t>> lists() const {
-    if (given_) return {a_.axes(), b_.axes()};
-    std::vector<index_t> a, b;
-    for (index_t i = -count_; i < 0; ++i) a.push_back(i);
-    for (index_t i = 0; i < count_; ++i) b.push_back(i);
-    return {a, b};
-  }
-
- private:
-  index_t count_ = 0;
-  bool given_ = true;
-  tensordot_axis_list a_{std::initializer_list<index_t>{}}, b_{std::initializer_list<index_t>{}};
-};
 
 namespace detail {
 
