@@ -12,6 +12,7 @@
 #include <cupp/ndarray.hpp>
 
 #include <cupp/detail/expression/launch.hpp>
+#include <cupp/detail/ufunc/logical_traps.hpp>
 
 namespace cupp {
 
@@ -32,31 +33,6 @@ auto astype(const E& e) {
 // by element and keep its short-circuit, and Python's `and`, `or` and `not`
 // raise for arrays of more than one element. (The static_assert sits in
 // the result type, so that it is reported at the use, first.)
-namespace detail {
-template <class... X>
-struct no_logical_and {
-  static_assert(dependent_false<X...>,
-                "cupp: && is not an element-wise operator of arrays and expressions; write "
-                "cupp::logical_and(a, b), or a & b on bool arrays (parenthesised: (x > 0) & (x < "
-                "5))");
-  using type = bool;
-};
-template <class... X>
-struct no_logical_or {
-  static_assert(dependent_false<X...>,
-                "cupp: || is not an element-wise operator of arrays and expressions; write "
-                "cupp::logical_or(a, b), or a | b on bool arrays (parenthesised: (x < 0) | (x > "
-                "5))");
-  using type = bool;
-};
-template <class... X>
-struct no_logical_not {
-  static_assert(dependent_false<X...>,
-                "cupp: ! is not an element-wise operator of arrays and expressions; write "
-                "cupp::logical_not(a), or ~a on a bool array");
-  using type = bool;
-};
-}  // namespace detail
 
 template <class A, class B>
 requires(Expression<A> || Expression<B>) typename detail::no_logical_and<A, B>::type operator&&(

@@ -17,111 +17,102 @@
 #include <type_traits>
 
 #include <cupp/creation.hpp>
+#include <cupp/detail/kernels/array_module.hpp>
 #include <cupp/expression.hpp>
 #include <cupp/generators.hpp>
 
 namespace cupp {
 
-namespace detail {
-
-// Array creation shared by both modules; Space picks the memory.
+// The array creation of both modules (detail::module_base, declared in
+// detail/kernels/array_module.hpp); Space picks the memory.
 template <class Space>
-struct module_base {
-  using space = Space;
-  static constexpr bool is_device = std::is_same_v<Space, device_space>;
-  template <class T>
-  using ndarray = cupp::ndarray<T, Space>;
+template <Dtype T>
+auto detail::module_base<Space>::empty(const shape_t& shape, order o) const -> ndarray<T> {
+  if constexpr (is_device)
+    return cupp::empty<T>(shape, o);
+  else
+    return cupp::host::empty<T>(shape, o);
+}
+// zeros, ones and full: cupp's lazy generators, evaluated here.
+template <class Space>
+template <Dtype T>
+auto detail::module_base<Space>::zeros(const shape_t& shape, order o) const -> ndarray<T> {
+  return ndarray<T>(cupp::zeros<T>(shape, o));
+}
+template <class Space>
+template <Dtype T>
+auto detail::module_base<Space>::ones(const shape_t& shape, order o) const -> ndarray<T> {
+  return ndarray<T>(cupp::ones<T>(shape, o));
+}
+// numpy.full: the dtype of `value` unless T is given.
+template <class Space>
+template <class T, Scalar V>
+auto detail::module_base<Space>::full(const shape_t& shape, const V& value, order o) const {
+  const auto g = cupp::full<T>(shape, value, o);
+  return ndarray<typename decltype(g)::value_type>(g);
+}
+template <class Space>
+template <Dtype T, class S>
+auto detail::module_base<Space>::empty_like(const cupp::ndarray<T, S>& x) const -> ndarray<T> {
+  return empty<T>(x.shape(), keep_order(x));
+}
+template <class Space>
+template <Dtype T, class S>
+auto detail::module_base<Space>::zeros_like(const cupp::ndarray<T, S>& x) const -> ndarray<T> {
+  return zeros<T>(x.shape(), keep_order(x));
+}
 
-  template <Dtype T>
-  ndarray<T> empty(const shape_t& shape, order o = order::C) const {
-    if constexpr (is_device)
-      return cupp::empty<T>(shape, o);
-    else
-      return cupp::host::empty<T>(shape, o);
-  }
-  // zeros, ones and full: cupp's lazy generators, evaluated here.
-  template <Dtype T = double>
-  ndarray<T> zeros(const shape_t& shape, order o = order::C) const {
-    return ndarray<T>(cupp::zeros<T>(shape, o));
-  }
-  template <Dtype T = double>
-  ndarray<T> ones(const shape_t& shape, order o = order::C) const {
-    return ndarray<T>(cupp::ones<T>(shape, o));
-  }
-  // numpy.full: the dtype of `value` unless T is given.
-  template <class T = dtype_from_args, Scalar V>
-  auto full(const shape_t& shape, const V& value, order o = order::C) const {
-    const auto g = cupp::full<T>(shape, value, o);
-    return ndarray<typename decltype(g)::value_type>(g);
-  }
-  template <Dtype T, class S>
-  ndarray<T> empty_like(const cupp::ndarray<T, S>& x) const {
-    return empty<T>(x.shape(), keep_order(x));
-  }
-  template <Dtype T, class S>
-  ndarray<T> zeros_like(const cupp::ndarray<T, S>& x) const {
-    return zeros<T>(x.shape(), keep_order(x));
-  }
+template <class Space>
+template <Dtype T>
+auto detail::module_base<Space>::array(std::initializer_list<T> l) const -> ndarray<T> {
+  if constexpr (is_device)
+    return cupp::array<T>(l);
+  else
+    return cupp::host::array<T>(l);
+}
+template <class Space>
+template <Dtype T>
+auto detail::module_base<Space>::array(std::initializer_list<std::initializer_list<T>> l) const
+    -> ndarray<T> {
+  if constexpr (is_device)
+    return cupp::array<T>(l);
+  else
+    return cupp::host::array<T>(l);
+}
 
-  template <Dtype T>
-  ndarray<T> array(std::initializer_list<T> l) const {
-    if constexpr (is_device)
-      return cupp::array<T>(l);
-    else
-      return cupp::host::array<T>(l);
-  }
-  template <Dtype T>
-  ndarray<T> array(std::initializer_list<std::initializer_list<T>> l) const {
-    if constexpr (is_device)
-      return cupp::array<T>(l);
-    else
-      return cupp::host::array<T>(l);
-  }
-
-  // An array in this module's memory: arrays from the other side are
-  // copied, arrays already here are returned as they are, host ranges are
-  // copied in and expressions are evaluated.
-  template <class T, class S>
-  ndarray<T> asarray(const cupp::ndarray<T, S>& x) const {
-    if constexpr (is_device)
-      return cupp::asarray(x);
-    else
-      return cupp::asnumpy(x);
-  }
-  template <class E>
-  requires(expression_node<E> && !is_ndarray_v<E>) auto asarray(const E& e) const {
-    return ndarray<typename E::value_type>(e);
-  }
-  template <host_range R>
-  auto asarray(const R& data) const {
-    if constexpr (is_device)
-      return cupp::asarray(data);
-    else
-      return cupp::host::asarray(data);
-  }
-  template <host_range R>
-  auto asarray(const R& data, const shape_t& shape) const {
-    if constexpr (is_device)
-      return cupp::asarray(data, shape);
-    else
-      return cupp::host::asarray(data, shape);
-  }
-};
-
-template <class X>
-struct space_of {
-  using type = any_space;
-};
+// An array in this module's memory: arrays from the other side are
+// copied, arrays already here are returned as they are, host ranges are
+// copied in and expressions are evaluated.
+template <class Space>
 template <class T, class S>
-struct space_of<ndarray<T, S>> {
-  using type = S;
-};
-template <class X>
-requires(expression_node<X>) struct space_of<X> {
-  using type = typename X::space;
-};
-
-}  // namespace detail
+auto detail::module_base<Space>::asarray(const cupp::ndarray<T, S>& x) const -> ndarray<T> {
+  if constexpr (is_device)
+    return cupp::asarray(x);
+  else
+    return cupp::asnumpy(x);
+}
+template <class Space>
+template <class E>
+requires(detail::expression_node<E> &&
+         !is_ndarray_v<E>) auto detail::module_base<Space>::asarray(const E& e) const {
+  return ndarray<typename E::value_type>(e);
+}
+template <class Space>
+template <detail::module_host_range R>
+auto detail::module_base<Space>::asarray(const R& data) const {
+  if constexpr (is_device)
+    return cupp::asarray(data);
+  else
+    return cupp::host::asarray(data);
+}
+template <class Space>
+template <detail::module_host_range R>
+auto detail::module_base<Space>::asarray(const R& data, const shape_t& shape) const {
+  if constexpr (is_device)
+    return cupp::asarray(data, shape);
+  else
+    return cupp::host::asarray(data, shape);
+}
 
 // The module of device arrays: cupp::empty, cupp::zeros ... (cupy).
 struct device_module : detail::module_base<device_space> {};

@@ -37,20 +37,6 @@ struct reduction_call {
   std::optional<cuda::Stream> stream = std::nullopt;
 };
 
-namespace detail::kernels {
-
-// The size of a C++ type named in a reduce_type, where cupp knows it (a
-// dtype's C++ name); 0 for a type of the user's.
-inline std::size_t known_type_size(const std::string& t) {
-  for (int d = 0; d < n_dtypes; ++d)
-    if (t == c_type_name(static_cast<dtype_id>(d)))
-      return static_cast<std::size_t>(descriptor(static_cast<dtype_id>(d)).itemsize);
-  if (t == "long") return sizeof(long);
-  return 0;
-}
-
-}  // namespace detail::kernels
-
 class ReductionKernel {
  public:
   ReductionKernel(std::string in_params, std::string out_params, std::string map_expr,

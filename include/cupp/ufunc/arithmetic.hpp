@@ -16,6 +16,8 @@
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/errors.hpp>
+#include <cupp/detail/ufunc/operands.hpp>
+#include <cupp/detail/ufunc/two_outputs.hpp>
 
 namespace cupp {
 
@@ -32,23 +34,6 @@ CUPP_UFUNC_2(remainder, ops::remainder)
 CUPP_UFUNC_2(mod, ops::remainder)
 CUPP_UFUNC_2(fmod, ops::fmod)
 CUPP_UFUNC_2(float_power, ops::float_power)
-
-namespace detail {
-
-// The value of a scalar operand in the loop type To (nullopt for arrays and
-// expressions).
-template <class To, class X>
-std::optional<To> scalar_operand_value(const X& x) {
-  using L = operand_t<X>;
-  if constexpr (requires(const L& l) { l.template as<To>(); })
-    return as_operand(x).template as<To>();
-  else if constexpr (std::is_same_v<L, scalar_leaf<typename L::value_type>>)
-    return convert<To>(as_operand(x).v);
-  else
-    return std::nullopt;
-}
-
-}  // namespace detail
 
 // numpy.power. A scalar negative exponent in an integer loop throws
 // value_error, as NumPy does; an array of exponents cannot (see
@@ -75,28 +60,6 @@ const ndarray<T_, S_>& power(const A& a, const B& b, const out_arg<T_, S_>& o) {
   detail::check_ufunc_out(o.array, a, b);
   return detail::write_out(o, power(a, b));
 }
-
-namespace detail {
-
-template <class S, class E>
-void check_pair_space() {
-  static_assert(
-      std::is_same_v<typename E::space, any_space> || std::is_same_v<typename E::space, S>,
-      "cupp: an expression mixes host and device arrays; move one side with "
-      "cupp::asarray (host to device) or cupp::asnumpy (device to host)");
-}
-
-// The out=(first, second) form of a two-output ufunc: writes both arrays in
-// one kernel (casting 'same_kind') and returns them.
-template <class T1, class T2, class S, class E>
-std::pair<ndarray<T1, S>, ndarray<T2, S>> write_pair(const out_arg<T1, S>& o1,
-                                                     const out_arg<T2, S>& o2, const E& e) {
-  check_pair_space<S, E>();
-  assign_pair(o1.array, o2.array, e);
-  return {o1.array, o2.array};
-}
-
-}  // namespace detail
 
 // numpy.divmod: (floor_divide(x, y), remainder(x, y)) from one kernel.
 // auto [q, r] = cupp::divmod(x, y);

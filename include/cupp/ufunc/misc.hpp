@@ -21,6 +21,7 @@
 #include <cupp/detail/ops/rounding.hpp>
 #include <cupp/detail/ops/selection.hpp>
 #include <cupp/detail/expression/ufunc_define.hpp>
+#include <cupp/detail/ufunc/operands.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp {
@@ -56,11 +57,6 @@ CUPP_UFUNC_1(conj, ops::conjugate)
 // numpy.real / numpy.imag as lazy values (NumPy returns views).
 CUPP_UFUNC_1(real, ops::real)
 CUPP_UFUNC_1(imag, ops::imag)
-
-namespace detail::misc {
-template <class X>
-using operand_value_t = typename operand_t<X>::value_type;
-}  // namespace detail::misc
 
 // numpy.round(a, decimals=0) / numpy.around: see ops::round for NumPy's
 // algorithm. bool input is rounded as float16 with decimals 0 and raises
@@ -127,34 +123,6 @@ auto nan_to_num(const A& x, double nan = 0.0, std::optional<double> posinf = std
   return make_ufunc(op, x);
 }
 
-namespace detail::misc {
-
-// A bound of clip: an operand, or std::nullopt for NumPy's None.
-template <class B>
-concept ClipBound = Operand<B> || std::is_same_v<std::remove_cvref_t<B>, std::nullopt_t>;
-
-template <class B>
-inline constexpr bool is_python_int_v = std::is_integral_v<B> && !std::is_same_v<B, bool>;
-
-// NumPy 2 drops a Python int bound beyond an integer array's range (the
-// bound would not fit the dtype under NEP 50): clip(int8_array, -1000, 5)
-// is minimum(int8_array, 5). Replacing the bound by the dtype's limit gives
-// the same values and keeps one expression type.
-template <class T, bool Lower, class B>
-decltype(auto) clip_bound(const B& b) {
-  if constexpr (is_integer_v<T> && is_python_int_v<B>) {
-    using L = std::numeric_limits<T>;
-    using Wide = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
-    if (Lower ? std::cmp_less_equal(b, L::min()) : std::cmp_greater_equal(b, L::max()))
-      return as_operand(static_cast<Wide>(Lower ? L::min() : L::max()));
-    return as_operand(b);
-  } else {
-    return b;
-  }
-}
-
-}  // namespace detail::misc
-
 // numpy.clip(a, a_min, a_max): bounds are arrays, expressions, scalars or
 // std::nullopt (None): clip(a, std::nullopt, hi) is minimum(a, hi),
 // clip(a, lo, std::nullopt) is maximum(a, lo), both nullopt is positive(a).
@@ -190,19 +158,6 @@ const ndarray<T_, S_>& clip(const A& a, const L& a_min, const H& a_max, const ou
     detail::check_ufunc_out(o.array, a, a_min, a_max);
   return detail::write_out(o, clip(a, a_min, a_max));
 }
-
-namespace detail::misc {
-// numpy.where casts Python int operands to the result dtype C-style (no
-// OverflowError: where(c, int8_array, 1000) holds -24), so they enter as
-// strong scalars already of that dtype.
-template <class R, class X>
-decltype(auto) where_operand(const X& x) {
-  if constexpr (std::is_same_v<operand_t<X>, weak_leaf<weak_int>>)
-    return scalar_leaf<R>{as_operand(x).template as<R>()};
-  else
-    return (x);
-}
-}  // namespace detail::misc
 
 // numpy.where(condition, x, y): condition of any dtype (nonzero is true);
 // the result dtype is result_type(x, y) with C++ scalars weak (NEP 50).

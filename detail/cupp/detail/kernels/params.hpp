@@ -154,6 +154,16 @@ inline const char* c_type_name(dtype_id d) {
   return "void";
 }
 
+// The size of a C++ type named in a reduce_type, where cupp knows it (a
+// dtype's C++ name); 0 for a type of the user's.
+inline std::size_t known_type_size(const std::string& t) {
+  for (int d = 0; d < n_dtypes; ++d)
+    if (t == c_type_name(static_cast<dtype_id>(d)))
+      return static_cast<std::size_t>(descriptor(static_cast<dtype_id>(d)).itemsize);
+  if (t == "long") return sizeof(long);
+  return 0;
+}
+
 inline int dtype_alignment(dtype_id d) {
   const int size = descriptor(d).itemsize;
   return d == dtype_id::complex64 ? 8 : d == dtype_id::complex128 ? 16 : size;
