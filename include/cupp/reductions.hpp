@@ -13,14 +13,15 @@
 //
 // The first template argument is NumPy's dtype= (the accumulator and the
 // result); out= is cupp::out(a). The engines live in detail/reduce/ (sums,
-// extrema, logical, moments; run.hpp holds the checks they share); here are
-// the functions a user calls.
+// extrema, logical, moments, average; run.hpp holds the checks they
+// share); here are the functions a user calls.
 #pragma once
 
 #include <type_traits>
 #include <utility>
 
 #include <cupp/detail/reduce/arguments.hpp>
+#include <cupp/detail/reduce/average.hpp>
 #include <cupp/detail/reduce/engine.hpp>
 #include <cupp/detail/reduce/extrema.hpp>
 #include <cupp/detail/reduce/logical.hpp>
@@ -83,58 +84,9 @@ CUPP_REDUCTION(nanstd, detail::impl::nanstd)
 template <Expression E, class... Opt>
 auto average(const E& x, axis_arg axis, const Opt&... o) {
   const detail::reduce_args<Opt...> a(axis, o...);
-  const auto e = as_operand(x);
-  using T = typename std::remove_cvref_t<decltype(e)>::value_type;
   static_assert(!decltype(a)::has_where && !decltype(a)::has_initial && !decltype(a)::has_out,
                 "cupp::average takes axis, kw::weights, kw::returned and kw::keepdims");
-  if constexpr (!decltype(a)::has_weights) {
-    auto avg = detail::impl::mean<void>(e, a);
-    if constexpr (decltype(a)::returned) {
-      using R = typename decltype(avg)::value_type;
-      const detail::axis_mask m = detail::reduced_axes(a.axis, static_cast<int>(e.shape().size()));
-      const R count = detail::convert<R>(static_cast<double>(detail::reduced_count(e.shape(), m)));
-      decltype(avg) scl(avg.shape());
-      copyto(scl, scalar_leaf<R>{count});
-      return std::pair(avg, scl);
-    } else {
-      return avg;
-    }
-  } else {
-    const auto w = as_operand(a.weights());
-    using W = typename std::remove_cvref_t<decltype(w)>::value_type;
-    using P = promote_t<T, W>;
-    using R = std::conditional_t<is_inexact_v<P>, P, double>;
-    using S = detail::eval_space_t<typename std::remove_cvref_t<decltype(e)>::space>;
-    auto run = [&](const auto& wb) {
-      const detail::reduce_args<kw::keepdims_arg> plain(a.axis, kw::keepdims = a.keepdims);
-      auto num = detail::impl::sum<R>(astype<R>(e) * astype<R>(wb), plain);
-      // The weights' sum over the same axes, broadcast to a's shape.
-      auto den = detail::impl::sum<R>(astype<R>(wb), plain);
-      if (any(den == 0).item())
-        throw zero_division_error("Weights sum to zero, can't be normalized");
-      ndarray<R, S> avg = num / den;
-      if constexpr (decltype(a)::returned)
-        return std::pair(avg, den);
-      else
-        return avg;
-    };
-    if (w.shape() == e.shape()) return run(w);
-    if (a.axis.all())
-      throw type_error("Axis must be specified when shapes of a and weights differ.");
-    if (w.shape().size() != 1)
-      throw type_error("1D weights expected when shapes of a and weights differ.");
-    if (a.axis.size() != 1) throw type_error("'tuple' object cannot be interpreted as an integer");
-    const int ax =
-        static_cast<int>(detail::normalize_axis(a.axis[0], static_cast<int>(e.shape().size())));
-    if (w.shape()[0] != e.shape()[ax])
-      throw value_error(
-          "Shape of weights must be consistent with shape of a along specified axis.");
-    // The weights broadcast to a's shape along the axis.
-    const auto wa = ndarray<W, S>(a.weights());
-    strides_t wst = strides_t::filled(static_cast<int>(e.shape().size()), 0);
-    wst[ax] = wa.strides()[0];
-    return run(ndarray<W, S>(wa.data(), e.shape(), wst, wa.memory(), wa.device_id(), false));
-  }
+  return detail::impl::average(as_operand(x), a);
 }
 template <Expression E, class... Opt>
 requires(detail::is_reduce_option_v<Opt>&&...) auto average(const E& x, const Opt&... o) {
