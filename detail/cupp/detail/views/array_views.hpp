@@ -33,8 +33,9 @@ concept integer_index_array =
     };
 // --- end integer-array indexing ---
 // --- boolean masks (include/cupp/boolean_indexing.hpp) ---------------------
-// x(mask) returns this proxy; its definition is in boolean_indexing.hpp,
-// which <cupp/cupp.hpp> includes.
+// x(mask) returns this proxy; its definition is in
+// detail/indexing/mask_ref.hpp, which boolean_indexing.hpp (and so
+// <cupp/cupp.hpp>) includes, with nonzero_of (mask_functions.hpp).
 template <class A, class M>
 class masked_ref;
 
