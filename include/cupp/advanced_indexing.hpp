@@ -39,6 +39,7 @@
 #include <cupp/detail/indexing/take_put.hpp>
 #include <cupp/elementwise.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/lazy_fwd.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/ufunc/arithmetic.hpp>
 #include <cupp/ufunc/misc.hpp>

@@ -17,6 +17,7 @@
 
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/indexing/gather_scatter.hpp>
+#include <cupp/detail/memory/strided_copy.hpp>
 #include <cupp/array_fwd.hpp>
 
 namespace cupp::detail {

@@ -28,13 +28,11 @@
 // repointed at detail/ once they move.
 #include <cupp/detail/expression/launch.hpp>
 #include <cupp/array_fwd.hpp>
+#include <cupp/lazy_fwd.hpp>
 
-namespace cupp {
-// Defined in advanced_indexing.hpp; named here by the functions that make
-// one, which are instantiated only after that definition.
-template <class T, class S, int K>
-class gather_ref;
-}  // namespace cupp
+// cupp::gather_ref is declared in <cupp/lazy_fwd.hpp> and defined in
+// advanced_indexing.hpp; the functions here that make one are instantiated
+// only after that definition.
 
 namespace cupp::detail {
 

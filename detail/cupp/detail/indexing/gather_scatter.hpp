@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <cupp/cuda/memory.hpp>
 #include <cupp/detail/elementwise/kernel.hpp>
 #include <cupp/detail/views/layout.hpp>
 #include <cupp/errors.hpp>
