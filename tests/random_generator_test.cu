@@ -6,6 +6,8 @@
 // saved and restored state, jumped and spawned streams that do not
 // correlate, and NumPy's errors for bad arguments.
 #include <cupp/random.hpp>
+#include <cupp/reductions.hpp>
+#include <cupp/scans.hpp>
 #include <cupp/ufunc.hpp>
 
 #include <boost/test/unit_test.hpp>

@@ -9,8 +9,3 @@
 #include <cupp/random/bit_generator.hpp>
 #include <cupp/random/generator.hpp>
 #include <cupp/random/legacy.hpp>
-// Sums and cumulative sums of draws (cupp::sum, cupp::cumsum): programs
-// that include this header have had them, through <cupp/sort.hpp> once;
-// the Generator itself needs neither.
-#include <cupp/reductions.hpp>
-#include <cupp/scans.hpp>
