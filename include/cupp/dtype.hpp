@@ -94,6 +94,17 @@ struct dtype {
 
 namespace detail {
 
+// The complex types (cuda::std::complex<T>), and the 16-bit floats that
+// compute in float32: traits every layer asks of an element type.
+template <class T>
+inline constexpr bool is_complex_type_v = false;
+template <class T>
+inline constexpr bool is_complex_type_v<::cuda::std::complex<T>> = true;
+
+template <class T>
+inline constexpr bool is_low_float_v =
+    std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+
 inline constexpr std::array<dtype, n_dtypes> dtype_table{{
     {dtype_id::bool_, "bool", 'b', '?', 1},
     {dtype_id::int8, "int8", 'i', 'b', 1},

@@ -20,17 +20,9 @@
 #include <cuda/std/complex>
 
 #include <cupp/config.hpp>
+#include <cupp/dtype.hpp>
 
 namespace cupp::detail {
-
-template <class T>
-inline constexpr bool is_complex_type_v = false;
-template <class T>
-inline constexpr bool is_complex_type_v<::cuda::std::complex<T>> = true;
-
-template <class T>
-inline constexpr bool is_low_float_v =
-    std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
 
 // The float type arithmetic on T runs in: float for the 16-bit types.
 template <class T>

@@ -1,6 +1,6 @@
 // The operands of lazy expressions: where they live (device, host or
-// anywhere: any_space, and the concept Expression, are vocabulary in
-// <cupp/expression_fwd.hpp>), the concepts Scalar and Operand, the leaves
+// anywhere: any_space, and the concepts Expression, Scalar and Operand are
+// vocabulary in <cupp/expression_fwd.hpp>), the leaves
 // (arrays, weak and strong scalars, generators) and operand_t, the leaf or
 // node each C++ value becomes inside an expression.
 //
@@ -112,20 +112,6 @@ struct lower_ctx {
 };
 
 }  // namespace detail
-
-// A C++ scalar taking part in an expression: bool, integers, floating-point
-// and complex numbers are weak (NEP 50); __half and __nv_bfloat16 values
-// are strong 0-d operands of their dtype.
-template <class S>
-concept Scalar = std::is_arithmetic_v<std::remove_cvref_t<S>> ||
-    detail::is_complex_type_v<std::remove_cvref_t<S>> ||
-    detail::is_low_float_v<std::remove_cvref_t<S>> || requires(const std::remove_cvref_t<S>& s) {
-  requires std::is_same_v<std::remove_cvref_t<S>,
-                          std::complex<typename std::remove_cvref_t<S>::value_type>>;
-};
-
-template <class X>
-concept Operand = Expression<X> || Scalar<X>;
 
 // ---------------------------------------------------------------------------
 // Leaves
