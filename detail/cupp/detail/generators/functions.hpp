@@ -55,14 +55,14 @@ struct arange_fn {
       if constexpr (is_integer_v<T>) {
         return static_cast<T>(start + static_cast<std::uint64_t>(i) * delta);
       } else if constexpr (is_low_float_v<T>) {
-        return convert<T>(rn_add(start, rn_mul(static_cast<float>(i), delta)));
+        return convert<T>(numerics::add_rn(start, numerics::mul_rn(static_cast<float>(i), delta)));
       } else if constexpr (is_complex_type_v<T>) {
         using R = typename T::value_type;
         const R x = static_cast<R>(i);
-        return T(rn_add(start.real(), rn_mul(x, delta.real())),
-                 rn_add(start.imag(), rn_mul(x, delta.imag())));
+        return T(numerics::add_rn(start.real(), numerics::mul_rn(x, delta.real())),
+                 numerics::add_rn(start.imag(), numerics::mul_rn(x, delta.imag())));
       } else {
-        return rn_add(start, rn_mul(static_cast<T>(i), delta));
+        return numerics::add_rn(start, numerics::mul_rn(static_cast<T>(i), delta));
       }
     }
   }

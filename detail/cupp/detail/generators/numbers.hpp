@@ -15,6 +15,7 @@
 #include <cuda/std/limits>
 
 #include <cupp/detail/expression/launch.hpp>
+#include <cupp/detail/numerics/rounded.hpp>
 
 namespace cupp::detail {
 
@@ -141,91 +142,41 @@ T py_to_element(const py_number& v) {
 }
 
 // ---------------------------------------------------------------------------
-// Arithmetic rounded after each operation. On the device the _rn intrinsics
-// keep nvcc from fusing a * b + c, which NumPy's loops never do.
-
-#if defined(__CUDA_ARCH__)
-CUPP_HD inline double rn_add(double a, double b) {
-  return __dadd_rn(a, b);
-}
-CUPP_HD inline double rn_sub(double a, double b) {
-  return __dsub_rn(a, b);
-}
-CUPP_HD inline double rn_mul(double a, double b) {
-  return __dmul_rn(a, b);
-}
-CUPP_HD inline double rn_div(double a, double b) {
-  return __ddiv_rn(a, b);
-}
-CUPP_HD inline float rn_add(float a, float b) {
-  return __fadd_rn(a, b);
-}
-CUPP_HD inline float rn_sub(float a, float b) {
-  return __fsub_rn(a, b);
-}
-CUPP_HD inline float rn_mul(float a, float b) {
-  return __fmul_rn(a, b);
-}
-CUPP_HD inline float rn_div(float a, float b) {
-  return __fdiv_rn(a, b);
-}
-#else
-CUPP_HD inline double rn_add(double a, double b) {
-  return a + b;
-}
-CUPP_HD inline double rn_sub(double a, double b) {
-  return a - b;
-}
-CUPP_HD inline double rn_mul(double a, double b) {
-  return a * b;
-}
-CUPP_HD inline double rn_div(double a, double b) {
-  return a / b;
-}
-CUPP_HD inline float rn_add(float a, float b) {
-  return a + b;
-}
-CUPP_HD inline float rn_sub(float a, float b) {
-  return a - b;
-}
-CUPP_HD inline float rn_mul(float a, float b) {
-  return a * b;
-}
-CUPP_HD inline float rn_div(float a, float b) {
-  return a / b;
-}
-#endif
+// Arithmetic rounded after each operation (numerics/rounded.hpp): NumPy's
+// loops never fuse a * b + c, and nvcc would.
 
 template <class D>
 CUPP_HD inline D d_add(D a, D b) {
   if constexpr (is_low_float_v<D>)
-    return convert<D>(rn_add(to_float(a), to_float(b)));
+    return convert<D>(numerics::add_rn(to_float(a), to_float(b)));
   else if constexpr (is_complex_type_v<D>)
-    return D(rn_add(a.real(), b.real()), rn_add(a.imag(), b.imag()));
+    return D(numerics::add_rn(a.real(), b.real()), numerics::add_rn(a.imag(), b.imag()));
   else
-    return rn_add(a, b);
+    return numerics::add_rn(a, b);
 }
 
 template <class D>
 CUPP_HD inline D d_sub(D a, D b) {
   if constexpr (is_low_float_v<D>)
-    return convert<D>(rn_sub(to_float(a), to_float(b)));
+    return convert<D>(numerics::sub_rn(to_float(a), to_float(b)));
   else if constexpr (is_complex_type_v<D>)
-    return D(rn_sub(a.real(), b.real()), rn_sub(a.imag(), b.imag()));
+    return D(numerics::sub_rn(a.real(), b.real()), numerics::sub_rn(a.imag(), b.imag()));
   else
-    return rn_sub(a, b);
+    return numerics::sub_rn(a, b);
 }
 
 // NumPy's complex product: (ar*br - ai*bi, ar*bi + ai*br).
 template <class D>
 CUPP_HD inline D d_mul(D a, D b) {
   if constexpr (is_low_float_v<D>)
-    return convert<D>(rn_mul(to_float(a), to_float(b)));
+    return convert<D>(numerics::mul_rn(to_float(a), to_float(b)));
   else if constexpr (is_complex_type_v<D>)
-    return D(rn_sub(rn_mul(a.real(), b.real()), rn_mul(a.imag(), b.imag())),
-             rn_add(rn_mul(a.real(), b.imag()), rn_mul(a.imag(), b.real())));
+    return D(numerics::sub_rn(numerics::mul_rn(a.real(), b.real()),
+                              numerics::mul_rn(a.imag(), b.imag())),
+             numerics::add_rn(numerics::mul_rn(a.real(), b.imag()),
+                              numerics::mul_rn(a.imag(), b.real())));
   else
-    return rn_mul(a, b);
+    return numerics::mul_rn(a, b);
 }
 
 // NumPy's complex quotient: Smith's method, scaling by the larger part of
@@ -233,22 +184,24 @@ CUPP_HD inline D d_mul(D a, D b) {
 template <class D>
 CUPP_HD inline D d_div(D a, D b) {
   if constexpr (is_low_float_v<D>) {
-    return convert<D>(rn_div(to_float(a), to_float(b)));
+    return convert<D>(numerics::div_rn(to_float(a), to_float(b)));
   } else if constexpr (is_complex_type_v<D>) {
     using R = typename D::value_type;
     const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
     const R abr = br < 0 ? -br : br, abi = bi < 0 ? -bi : bi;
     if (abr >= abi) {
-      if (abr == 0 && abi == 0) return D(rn_div(ar, abr), rn_div(ai, abr));
-      const R rat = rn_div(bi, br);
-      const R scl = rn_div(R(1), rn_add(br, rn_mul(bi, rat)));
-      return D(rn_mul(rn_add(ar, rn_mul(ai, rat)), scl), rn_mul(rn_sub(ai, rn_mul(ar, rat)), scl));
+      if (abr == 0 && abi == 0) return D(numerics::div_rn(ar, abr), numerics::div_rn(ai, abr));
+      const R rat = numerics::div_rn(bi, br);
+      const R scl = numerics::div_rn(R(1), numerics::add_rn(br, numerics::mul_rn(bi, rat)));
+      return D(numerics::mul_rn(numerics::add_rn(ar, numerics::mul_rn(ai, rat)), scl),
+               numerics::mul_rn(numerics::sub_rn(ai, numerics::mul_rn(ar, rat)), scl));
     }
-    const R rat = rn_div(br, bi);
-    const R scl = rn_div(R(1), rn_add(bi, rn_mul(br, rat)));
-    return D(rn_mul(rn_add(rn_mul(ar, rat), ai), scl), rn_mul(rn_sub(rn_mul(ai, rat), ar), scl));
+    const R rat = numerics::div_rn(br, bi);
+    const R scl = numerics::div_rn(R(1), numerics::add_rn(bi, numerics::mul_rn(br, rat)));
+    return D(numerics::mul_rn(numerics::add_rn(numerics::mul_rn(ar, rat), ai), scl),
+             numerics::mul_rn(numerics::sub_rn(numerics::mul_rn(ai, rat), ar), scl));
   } else {
-    return rn_div(a, b);
+    return numerics::div_rn(a, b);
   }
 }
 

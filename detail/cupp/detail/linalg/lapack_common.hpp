@@ -22,7 +22,7 @@
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
 #include <cupp/detail/linalg/gemm.hpp>
-#include <cupp/detail/ops/float_support.hpp>
+#include <cupp/detail/numerics/complex_parts.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
@@ -56,7 +56,7 @@ using linalg_type_t = typename linalg_type<T>::type;
 // The real type of a LAPACK type (singular values, eigenvalues of
 // Hermitian matrices, norms).
 template <class T>
-using lapack_real_t = ops::misc_detail::real_of_t<T>;
+using lapack_real_t = numerics::real_of_t<T>;
 
 // NumPy's _assert_stacked_2d and _assert_stacked_square.
 inline void check_stacked_2d(const shape_t& s) {
