@@ -13,6 +13,7 @@
 #include <cupp/axis.hpp>
 #include <cupp/config.hpp>
 #include <cupp/errors.hpp>
+#include <cupp/out_arg.hpp>
 
 // The reduction and scan methods ndarray and expressions declare, with the
 // free functions' arguments (x.sum(1) is cupp::sum(x, 1)).
@@ -105,9 +106,6 @@ inline constexpr struct weights_kw {
 inline constexpr returned_t returned{};
 
 }  // namespace kw
-
-template <class T, class S>
-struct out_arg;
 
 namespace detail {
 
