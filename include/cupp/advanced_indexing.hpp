@@ -67,7 +67,7 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
   using value_type = T;
   using space = S;
   static constexpr int slots = 1 + K;
-  // Sets the elements per thread (16 bytes of them, detail/elementwise/kernel.hpp):
+  // Sets the elements per thread (16 bytes of them, detail/elementwise/evaluators.hpp):
   // counted by the gathered type, at least 4, so that a thread has four
   // random reads in flight and reads 32 bytes of a single int64 index array
   // at once; the 8 of the indices bound it when there are several arrays,
