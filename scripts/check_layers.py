@@ -135,9 +135,11 @@ def report(repo):
     for n_detail, name in sorted(rows, reverse=True):
         if n_detail:
             print(f"  {n_detail:5d}  {name}")
-    print("project headers each public header reaches (itself included):")
+    print("project headers each public header reaches (itself included), and their lines:")
     for name in public:
-        print(f"  {len(closure(info, name)):5d}  {name}")
+        reach = closure(info, name)
+        lines = sum(info[r]["text"].count("\n") for r in reach if r in info)
+        print(f"  {len(reach):5d} {lines:7d}  {name}")
     return 0
 
 
