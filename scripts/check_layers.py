@@ -39,7 +39,7 @@ def headers(repo):
         base = os.path.join(repo, top)
         for d, _, files in os.walk(base):
             for f in sorted(files):
-                if f.endswith((".hpp", ".cuh", ".h")):
+                if f.endswith((".hpp", ".cuh", ".h", ".inc")):
                     path = os.path.join(d, f)
                     yield path, os.path.relpath(path, base).replace(os.sep, "/")
 
