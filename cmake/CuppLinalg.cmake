@@ -1,8 +1,9 @@
 # cupp::linalg: what <cupp/linalg.hpp> links: cuBLAS, cuBLASLt and cuSOLVER for
 # device arrays and, where they are found, OpenBLAS (CBLAS) and LAPACKE for
 # host arrays (CUPP_HAVE_HOST_BLAS=1; without them, linear algebra of host
-# arrays is a compile error that says what to install). A target of its
-# own, so that a program without linear algebra links none of them. Used by
+# arrays is a compile error that says what to install, and that CMake must
+# run again after installing). A target of its own, so that a program
+# without linear algebra links none of them. Used by
 # the build tree (after CuppDependencies.cmake) and by the installed package
 # config, which makes the target again against the consumer's libraries.
 if(NOT TARGET cupp::linalg)
@@ -21,9 +22,23 @@ if(NOT TARGET cupp::linalg)
                                                      "${CUPP_LAPACKE_INCLUDE_DIR}")
     target_link_libraries(cupp_linalg INTERFACE "${CUPP_LAPACKE_LIBRARY}" "${CUPP_OPENBLAS_LIBRARY}")
     target_compile_definitions(cupp_linalg INTERFACE CUPP_HAVE_HOST_BLAS=1)
+    message(STATUS "cupp::linalg: host arrays through ${CUPP_OPENBLAS_LIBRARY} and "
+                   "${CUPP_LAPACKE_LIBRARY}")
   else()
     set(CUPP_HAVE_HOST_BLAS FALSE)
-    message(STATUS "cupp::linalg: OpenBLAS or LAPACKE not found, so linear algebra of host "
-                   "arrays is unavailable (Debian: apt install libopenblas-dev liblapacke-dev)")
+    # What is missing, by the Debian package that has it: the results of
+    # find_path and find_library that failed are searched again by the next
+    # run of CMake, so installing and reconfiguring is all it takes.
+    set(cupp_linalg_missing)
+    if(NOT CUPP_CBLAS_INCLUDE_DIR OR NOT CUPP_OPENBLAS_LIBRARY)
+      list(APPEND cupp_linalg_missing "OpenBLAS (cblas.h, libopenblas: libopenblas-dev)")
+    endif()
+    if(NOT CUPP_LAPACKE_INCLUDE_DIR OR NOT CUPP_LAPACKE_LIBRARY)
+      list(APPEND cupp_linalg_missing "LAPACKE (lapacke.h, liblapacke: liblapacke-dev)")
+    endif()
+    list(JOIN cupp_linalg_missing " and " cupp_linalg_missing)
+    message(STATUS "cupp::linalg: ${cupp_linalg_missing} not found, so linear algebra of host "
+                   "arrays is a compile error (device arrays are unaffected). To have it: "
+                   "sudo apt install libopenblas-dev liblapacke-dev, then rerun CMake")
   endif()
 endif()

@@ -60,11 +60,13 @@ elseif(NOT TARGET cupp::nccl)
       message(STATUS "cupp::mpi: ${MPI_CXX_LIBRARIES}")
     else()
       set(CUPP_HAVE_MPI FALSE)
-      message(STATUS "cupp::mpi: MPI not found (apt install libopenmpi-dev)")
+      message(STATUS "cupp::mpi: MPI not found, so cupp::mpi does not exist (optional: "
+                     "sudo apt install libopenmpi-dev openmpi-bin, then rerun CMake)")
     endif()
   else()
     set(CUPP_HAVE_NCCL FALSE)
     message(STATUS "cupp::nccl: NCCL not found, so cupp::nccl and the distributed tests are "
-                   "not built (pip install nvidia-nccl-cu13, or set CUPP_NCCL_ROOT)")
+                   "not built (pip install nvidia-nccl-cu13, or set CUPP_NCCL_ROOT; then "
+                   "rerun CMake)")
   endif()
 endif()
