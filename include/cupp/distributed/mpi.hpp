@@ -15,6 +15,10 @@
 // passed on with `-x NCCL_NVLS_ENABLE=0`, and cupp sets it when unset).
 #pragma once
 
+#if !__has_include(<mpi.h>)
+#error \
+    "cupp: <cupp/distributed/mpi.hpp> needs MPI's <mpi.h>, which is not on the include path. Install OpenMPI (Debian/Ubuntu: sudo apt install libopenmpi-dev openmpi-bin) and link the CMake target cupp::mpi, which cupp's configure makes where it finds MPI and NCCL (rerun CMake after installing). Without CMake, add the flags that `mpicxx --showme:compile` and `mpicxx --showme:link` print."
+#endif
 #include <mpi.h>
 
 #include <cstddef>
