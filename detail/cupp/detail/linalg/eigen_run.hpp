@@ -61,10 +61,7 @@ linalg::eigh_result<R, S> eigh_arrays(const ndarray<R, S>& a, char uplo, bool ve
 #if CUPP_HAVE_HOST_BLAS
     host_eigh(count, n, v.data(), w.data(), vectors, uplo);
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::eigh of host arrays needs LAPACKE: link cupp::linalg on a "
-                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
-                  "liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::eigh"));
 #endif
   }
   if (!vectors) return {w, ndarray<R, S>(shape_t{0})};
@@ -112,10 +109,7 @@ linalg::eig_result<eig_complex_t<R>, S> eig_arrays(const ndarray<R, S>& a, bool 
 #if CUPP_HAVE_HOST_BLAS
     host_geev(count, n, store.data(), w.data(), vectors ? v.data() : nullptr);
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::eig of host arrays needs LAPACKE: link cupp::linalg on a "
-                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
-                  "liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::eig"));
 #endif
   }
   if (!vectors) return {w, v};

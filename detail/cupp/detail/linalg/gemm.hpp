@@ -9,11 +9,6 @@
 // call.
 #pragma once
 
-// The host BLAS, where cupp::linalg found one (CUPP_HAVE_HOST_BLAS).
-#if CUPP_HAVE_HOST_BLAS
-#include <cblas.h>
-#endif
-
 #include <algorithm>
 #include <climits>
 #include <type_traits>
@@ -21,6 +16,7 @@
 
 #include <cupp/config.hpp>
 #include <cupp/detail/convert.hpp>
+#include <cupp/detail/linalg/host_blas.hpp>
 #include <cupp/detail/linalg/matmul_plan.hpp>
 #include <cupp/detail/linalg/small_gemm.hpp>
 #include <cupp/array_fwd.hpp>
@@ -262,9 +258,7 @@ void host_gemm(const matmul_plan& p, const gemm_side& sa, const gemm_side& sb, c
                const T* b, T* c, const gemm_scale<T>& scale = plain_product<T>()) {
 #if !CUPP_HAVE_HOST_BLAS
   static_assert(dependent_false<T>,
-                "cupp: matmul of host float arrays needs a host BLAS: link cupp::linalg on a "
-                "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
-                "liblapacke-dev)");
+                CUPP_DETAIL_NO_HOST_BLAS("a float matrix product (matmul, dot, einsum, ...)"));
 #else
   if (p.batches == 0 || p.m == 0 || p.n == 0) return;
   // The host BLAS takes int sizes.

@@ -67,9 +67,7 @@ int host_gelsd(index_t m, index_t n, index_t nrhs, D* a, index_t lda, D* b, inde
   if (info == -5) return 1;
   return static_cast<int>(info);
 #else
-  static_assert(sizeof(D) == 0,
-                "cupp::linalg::lstsq on host arrays needs OpenBLAS and LAPACKE: link "
-                "cupp::linalg on a machine that has them (scripts/setup.sh)");
+  static_assert(sizeof(D) == 0, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::lstsq"));
   return 0;
 #endif
 }

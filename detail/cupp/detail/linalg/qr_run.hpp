@@ -66,9 +66,7 @@ void qr_factor(const qr_geometry& g, index_t count, ndarray<R, S>& h, ndarray<R,
 #if CUPP_HAVE_HOST_BLAS
     host_geqrf(g, count, h.data(), tau.data());
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::qr of host arrays needs LAPACKE: link cupp::linalg on a machine "
-                  "with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::qr"));
 #endif
   }
 }

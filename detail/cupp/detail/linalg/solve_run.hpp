@@ -114,10 +114,7 @@ ndarray<R, S> solve_arrays(ndarray<R, S> a, ndarray<R, S> b) {
     check_host_info(info.data(), a_count, "Singular matrix", "?getrf");
     host_getrs(lu.data(), piv, a_count, x.data(), n, k, count);
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::solve of host arrays needs LAPACKE: link cupp::linalg on a "
-                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
-                  "liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::solve"));
 #endif
   }
   return p.vector ? x : x.swapaxes(-1, -2).copy();
@@ -170,10 +167,7 @@ ndarray<R, S> inv_array(ndarray<R, S> a) {
     host_getri(lu.data(), piv, info, n, count);
     return lu;
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::inv of host arrays needs LAPACKE: link cupp::linalg on a "
-                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
-                  "liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::inv"));
 #endif
   }
 }
@@ -239,10 +233,7 @@ void slogdet_arrays(ndarray<R, S> a, ndarray<R, S>& sign, ndarray<lapack_real_t<
     host_getrf(lu.data(), n, count, piv, info);
     host_lu_slogdet(lu.data(), piv.data(), n, count, sign.data(), la);
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::det and slogdet of host arrays need LAPACKE: link cupp::linalg "
-                  "on a machine with OpenBLAS and LAPACKE (Debian: apt install "
-                  "libopenblas-dev liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::det and slogdet"));
 #endif
   }
 }
@@ -287,10 +278,7 @@ ndarray<R, S> cholesky_array(const ndarray<R, S>& a, bool upper) {
     check_host_info(info.data(), count, "Matrix is not positive definite", "?potrf");
     return c;
 #else
-    static_assert(dependent_false<R>,
-                  "cupp::linalg::cholesky of host arrays needs LAPACKE: link cupp::linalg on a "
-                  "machine with OpenBLAS and LAPACKE (Debian: apt install libopenblas-dev "
-                  "liblapacke-dev)");
+    static_assert(dependent_false<R>, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::cholesky"));
 #endif
   }
 }

@@ -132,9 +132,7 @@ void host_gesdd(char jobz, R* a, lapack_real_t<R>* s, R* u, R* vt, index_t count
   }
   check_host_info(info.data(), count, "SVD did not converge", "?gesdd");
 #else
-  static_assert(sizeof(R) == 0,
-                "cupp::linalg::svd on host arrays needs OpenBLAS and LAPACKE: link cupp::linalg "
-                "on a machine where they are installed (scripts/setup.sh)");
+  static_assert(sizeof(R) == 0, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::svd"));
 #endif
 }
 
@@ -166,9 +164,7 @@ void host_hermitian_eigen(R* a, lapack_real_t<R>* w, index_t count, index_t n, b
   }
   check_host_info(info.data(), count, "Eigenvalues did not converge", "?syevd/?heevd");
 #else
-  static_assert(sizeof(R) == 0,
-                "cupp::linalg::svd on host arrays needs OpenBLAS and LAPACKE: link cupp::linalg "
-                "on a machine where they are installed (scripts/setup.sh)");
+  static_assert(sizeof(R) == 0, CUPP_DETAIL_NO_HOST_BLAS("cupp::linalg::eigh"));
 #endif
 }
 
