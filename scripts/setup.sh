@@ -1,28 +1,50 @@
 #!/usr/bin/env bash
-# Installs what building cupp needs and is missing, and says what before it
-# installs anything:
-#   - CMake >= 3.26 and ninja: into the project's own Python virtual
-#     environment, .venv/ (never into the system's Python);
-#   - the Boost headers (libboost-dev), OpenBLAS and LAPACKE
-#     (libopenblas-dev, liblapacke-dev), python3-venv and, optionally,
-#     OpenMPI (libopenmpi-dev, openmpi-bin): through apt.
+# Installs what a command of this repository needs and is missing, and
+# says what and why before it installs anything:
+#   scripts/setup.sh [build] [tests] [mpi]
+#   build (the default; scripts/quickstart.sh): CMake >= 3.26 and ninja,
+#         with pip into the project's own virtual environment .venv/ (never
+#         into the system's Python). Nothing through apt unless python3 or
+#         its venv module is missing.
+#   tests (scripts/test.sh): build, and through apt: the Boost.Test headers
+#         (libboost-dev) and python3, which the suite needs; OpenBLAS and
+#         LAPACKE (libopenblas-dev, liblapacke-dev), which the host tests
+#         of linear algebra use (without them they report themselves
+#         skipped); and, where a GPU answers, mpi as well.
+#   mpi:  OpenMPI (libopenmpi-dev, openmpi-bin), for cupp::mpi and its test,
+#         which runs on GPUs only (without a GPU it only adds compile checks).
 # The CUDA toolkit (nvcc, cudart, CCCL) must already be installed. Safe to
-# run repeatedly: it only installs what is absent.
+# run repeatedly: it installs only what is absent.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv"
 say() { printf '[cupp setup] %s\n' "$*"; }
 
+want_tests=0 want_mpi=0
+for what in "${@:-build}"; do
+  case "$what" in
+    build) ;;
+    tests) want_tests=1 ;;
+    mpi) want_mpi=1 ;;
+    *) say "unknown part '$what' (build, tests or mpi)"; exit 2 ;;
+  esac
+done
+if [ $want_tests = 1 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  want_mpi=1
+fi
+
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
     say "need root to run: $*"; return 1; fi
 }
 apt_updated=0
+# apt_install WHY PACKAGE...: says what and why, then installs.
 apt_install() {
-  say "installing with apt: $*"
+  local why="$1"; shift
+  say "installing with apt, for $why: $*"
   if [ $apt_updated = 0 ]; then as_root apt-get update -q >/dev/null; apt_updated=1; fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
 }
 
 # nvcc: from the CUDA toolkit; PATH may simply lack it.
@@ -47,9 +69,10 @@ cmake_ok || venv_tools+=("cmake>=3.26")
 command -v ninja >/dev/null || venv_tools+=(ninja)
 if [ ${#venv_tools[@]} -gt 0 ]; then
   say "need ${venv_tools[*]}: installing into $venv with pip (older CMake cannot ask nvcc for C++20)"
-  command -v python3 >/dev/null || apt_install python3
+  command -v python3 >/dev/null || apt_install "the virtual environment" python3
   if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" 2>/dev/null || { rm -rf "$venv"; apt_install python3-venv; python3 -m venv "$venv"; }
+    python3 -m venv "$venv" 2>/dev/null ||
+      { rm -rf "$venv"; apt_install "the virtual environment" python3-venv; python3 -m venv "$venv"; }
   fi
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${venv_tools[@]}"
   export PATH="$venv/bin:$PATH"
@@ -57,26 +80,35 @@ if [ ${#venv_tools[@]} -gt 0 ]; then
   cmake_ok || { say "CMake >= 3.26 still not on PATH"; exit 1; }
 fi
 
-boost_ok() {
-  printf '#include <boost/test/included/unit_test.hpp>\n' |
-    "${CXX:-c++}" -std=c++20 -fsyntax-only -x c++ - -DBOOST_TEST_NO_MAIN >/dev/null 2>&1
-}
-boost_ok || apt_install libboost-dev
+if [ $want_tests = 1 ]; then
+  # What the suite cannot do without: Boost.Test (headers only; without
+  # them the configure leaves the tests out) and python3 (the layer check).
+  boost_ok() {
+    printf '#include <boost/test/included/unit_test.hpp>\n' |
+      "${CXX:-c++}" -std=c++20 -fsyntax-only -x c++ - -DBOOST_TEST_NO_MAIN >/dev/null 2>&1
+  }
+  needed=()
+  boost_ok || needed+=(libboost-dev)
+  command -v python3 >/dev/null || needed+=(python3)
+  [ ${#needed[@]} -eq 0 ] || apt_install "the tests (Boost.Test headers, the layer check)" "${needed[@]}"
 
-# OpenBLAS and LAPACKE: linear algebra of host arrays (cupp::linalg).
-linalg_ok() {
-  printf '#include <cblas.h>\n#include <lapacke.h>\nint main() { return 0; }\n' |
-    "${CXX:-c++}" -x c++ - -o /dev/null -lopenblas -llapacke >/dev/null 2>&1
-}
-# Not fatal: a GPU machine without a package registry still builds and runs
-# everything else; linalg_host_test then reports itself skipped.
-linalg_ok || apt_install libopenblas-dev liblapacke-dev || linalg_ok ||
-  say "OpenBLAS/LAPACKE could not be installed: linear algebra of host arrays is unavailable here"
+  # OpenBLAS and LAPACKE: linear algebra of host arrays (cupp::linalg). Not
+  # fatal: without them the host tests of linear algebra report themselves
+  # skipped, and a machine without a package registry runs the rest.
+  linalg_ok() {
+    printf '#include <cblas.h>\n#include <lapacke.h>\nint main() { return 0; }\n' |
+      "${CXX:-c++}" -x c++ - -o /dev/null -llapacke -lopenblas >/dev/null 2>&1
+  }
+  linalg_ok || apt_install "the tests of linear algebra on host arrays" libopenblas-dev liblapacke-dev ||
+    linalg_ok || say "OpenBLAS/LAPACKE could not be installed: the host tests of linear algebra are skipped"
+fi
 
-# OpenMPI: an optional launcher and bootstrap for several processes
-# (cupp::mpi). Not fatal either.
-mpi_ok() { command -v mpicxx >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; }
-mpi_ok || apt_install libopenmpi-dev openmpi-bin || mpi_ok ||
-  say "OpenMPI could not be installed: the MPI bootstrap (cupp::mpi) is not built here"
+if [ $want_mpi = 1 ]; then
+  # OpenMPI: a launcher and bootstrap for several processes (cupp::mpi). Not
+  # fatal either.
+  mpi_ok() { command -v mpicxx >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; }
+  mpi_ok || apt_install "cupp::mpi and its test" libopenmpi-dev openmpi-bin || mpi_ok ||
+    say "OpenMPI could not be installed: cupp::mpi and its test are not built here"
+fi
 
 say "ready: $(nvcc --version | tail -1 | sed 's/^Build //'), $(cmake --version | head -1), ninja $(ninja --version)"
