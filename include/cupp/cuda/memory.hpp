@@ -171,12 +171,9 @@ inline memory_ptr alloc_uncaptured(std::size_t nbytes) {
   return get_default_memory_pool().malloc(nbytes);
 }
 
-// Stream captures in progress, and what records their allocations (set by
-// <cupp/cuda/graph.hpp>, which this header does not include).
-inline std::atomic<int>& capture_count() {
-  static std::atomic<int> n{0};
-  return n;
-}
+// What records the allocations of stream captures in progress (set by
+// <cupp/cuda/graph.hpp>, which this header does not include; the count of
+// captures is in memory_pool.hpp, whose pool also heeds it).
 using capture_keeper_fn = void (*)(const memory_ptr&, std::size_t);
 inline std::atomic<capture_keeper_fn>& capture_keeper() {
   static std::atomic<capture_keeper_fn> f{nullptr};

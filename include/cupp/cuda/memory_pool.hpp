@@ -50,6 +50,14 @@ inline std::size_t parse_memory_limit(const char* text, std::size_t device_total
   return static_cast<std::size_t>(v);
 }
 
+// Stream captures in progress (<cupp/cuda/graph.hpp> counts them). While
+// one runs, the pool neither frees idle segments to keep to its budget nor
+// makes one stream wait for another: either would reach into the capture.
+inline std::atomic<int>& capture_count() {
+  static std::atomic<int> n{0};
+  return n;
+}
+
 // cudaMalloc-style upstream that turns "out of memory" into nullptr so the
 // pool can empty its cache and retry.
 inline void* upstream_malloc(std::size_t n, bool managed) {
@@ -67,6 +75,13 @@ inline void* upstream_malloc(std::size_t n, bool managed) {
 // reference to it, so the pool outlives every allocation.
 class device_pool : public std::enable_shared_from_this<device_pool> {
  public:
+  // The budget's default: at most about 3x the peak in use (a soak of 1 to
+  // 32 streams allocating 8 B to 2.4 MB arrays held up to 20x before), and
+  // free growth below 16 MiB, where a move between streams costs more than
+  // the memory it saves.
+  static constexpr double default_budget_ratio = 3.0;
+  static constexpr std::size_t budget_floor = std::size_t{16} << 20;
+
   device_pool(int device, bool managed)
       : device_(device),
         core_({.allocate = [managed](std::size_t n) { return upstream_malloc(n, managed); },
@@ -74,13 +89,24 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
                .token_ready = {},
                .token_release = {}},
               "device " + std::to_string(device)) {
-    // Requests up to 1 MiB share 2 MiB segments (see caching_allocator).
+    // Requests up to 1 MiB share 2 MiB segments; larger ones take whole
+    // 2 MiB pages, whose slack serves the next slightly larger request.
     core_.set_small_segments(std::size_t{1} << 20, std::size_t{2} << 20);
+    core_.set_large_granularity(std::size_t{2} << 20);
+    core_.set_budget(default_budget_ratio, budget_floor);
+    core_.set_mover([this](std::uint64_t arena) { return stream_of(arena); },
+                    [this](const std::shared_ptr<void>& from) { return order_after(from); },
+                    [] { return capture_count().load(std::memory_order_acquire) == 0; });
     core_.report_to_hooks(device);
     if (const char* env = std::getenv("CUPP_GPU_MEMORY_LIMIT"); env && *env) {
       const std::size_t total = runtime::getDeviceProperties(device).totalGlobalMem;
       core_.set_limit(parse_memory_limit(env, total));
     }
+  }
+  device_pool(const device_pool&) = delete;
+  device_pool& operator=(const device_pool&) = delete;
+  ~device_pool() {
+    if (event_) (void)cudaEventDestroy(event_);
   }
 
   // Returns a chunk to the pool when the last handle to it goes; a named
@@ -103,7 +129,47 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
   cupp::detail::caching_allocator& core() noexcept { return core_; }
 
  private:
+  // The stream behind the calling thread's arena, when its idle memory may
+  // serve other streams: a stream cupp created, which the pool keeps alive
+  // while it holds the stream's segments. The null and per-thread streams
+  // and streams made elsewhere keep theirs (a per-thread stream's handle
+  // names another stream on another thread; a foreign one may be gone).
+  std::shared_ptr<void> stream_of(std::uint64_t arena) const {
+    const auto& s = detail::current_stream_impl(device_);
+    if (s->id != arena || !s->owned) return {};
+    return s;
+  }
+
+  // Called with the pool's lock held, which also guards event_: the calling
+  // thread's stream waits for everything queued so far on `from`.
+  bool order_after(const std::shared_ptr<void>& from) {
+    const cudaStream_t source = static_cast<const stream_impl*>(from.get())->handle;
+    const cudaStream_t target = detail::current_stream_impl(device_)->handle;
+    // A capture would take the wait into its graph: no moves then.
+    for (cudaStream_t s : {source, target}) {
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      if (cudaStreamIsCapturing(s, &status) != cudaSuccess ||
+          status != cudaStreamCaptureStatusNone) {
+        (void)cudaGetLastError();
+        return false;
+      }
+    }
+    if (!event_ && cudaEventCreateWithFlags(&event_, cudaEventDisableTiming) != cudaSuccess) {
+      (void)cudaGetLastError();
+      event_ = nullptr;
+      return false;
+    }
+    // The wait takes the event as recorded now, so one event serves every move.
+    if (cudaEventRecord(event_, source) != cudaSuccess ||
+        cudaStreamWaitEvent(target, event_, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    return true;
+  }
+
   int device_;
+  cudaEvent_t event_ = nullptr;
   cupp::detail::caching_allocator core_;
 };
 
@@ -126,7 +192,7 @@ class MemoryPool {
     return [p = *this](std::size_t n) mutable { return p.malloc(n); };
   }
 
-  // Gives the cached blocks that are entirely free back to CUDA (on the
+  // Gives the cached segments that are entirely free back to CUDA (on the
   // current device; only those freed on `stream` when it is given).
   void free_all_blocks() { pool().core().free_all_blocks(); }
   void free_all_blocks(const Stream& stream) {
@@ -141,6 +207,8 @@ class MemoryPool {
   std::size_t free_bytes() { return pool().core().free_bytes(); }
   // The most total_bytes() has been since creation or reset_peak().
   std::size_t peak_total_bytes() { return pool().core().peak_total_bytes(); }
+  // The most used_bytes() has been since creation or reset_peak().
+  std::size_t peak_used_bytes() { return pool().core().peak_used_bytes(); }
   void reset_peak() { pool().core().reset_peak(); }
   // Free chunks in the cache.
   std::size_t n_free_blocks() { return pool().core().n_free_blocks(); }
@@ -158,6 +226,18 @@ class MemoryPool {
     set_limit(static_cast<std::size_t>(fraction * total));
   }
   std::size_t get_limit() { return pool().core().get_limit(); }
+
+  // Past max(16 MiB, ratio x the most in use since free_all_blocks()), the
+  // pool reuses idle memory of other streams (after an event) and gives idle
+  // segments back before it takes more from CUDA. 3 by default; 0: the pool
+  // only grows (until out of memory or a limit), and streams never share.
+  void set_budget_ratio(double ratio) {
+    if (!(ratio == 0.0 || ratio >= 1.0))
+      throw value_error("memory pool budget ratio must be 0 or at least 1, got " +
+                        std::to_string(ratio));
+    pool().core().set_budget(ratio, detail::device_pool::budget_floor);
+  }
+  double get_budget_ratio() { return pool().core().budget_ratio(); }
 
   // The single-device pool behind the current device.
   detail::device_pool& pool() {
