@@ -1,5 +1,7 @@
 // bench/memory_pool: the cost of one allocate/free pair and the device memory
-// it holds, through cupp's caching pool and through CUDA's own allocators.
+// it holds, through cupp's caching pool and through CUDA's own allocators;
+// then the pool under the soak of the memory GPU test, with its budget and
+// without.
 //
 // Workload: a window of live allocations (64 by default). Each step frees
 // one of them, chosen at random, and allocates a new one in its place: one
@@ -23,9 +25,21 @@
 // stream-ordered allocators, and for cudaMalloc the rise of used device
 // memory (cudaMemGetInfo) sampled whenever the live bytes reach a new high.
 //
+// The soak (--soak-rounds rounds per thread; 0 leaves it out): 1, 8 and 32
+// threads, each on a non-blocking stream of its own, each round allocating
+// from the default pool what a round of the GPU soak test allocates (an
+// input and a result of n doubles, a reduction's partials and scalar, a
+// gather's indices and values of m doubles and a flag; n and m uniform in
+// 1..300,000), a cudaMemsetAsync on each so that the streams hold work, the
+// result kept three rounds. Rows: µs per pool.malloc (host clock around the
+// call), the pool's peak held (peak_total_bytes) and peak in use
+// (peak_used_bytes) and their ratio, the moves of idle segments between
+// streams and the segments given back. "budget" is the default pool;
+// "no-budget" the same with set_budget_ratio(0), the pool before budgets.
+//
 //   bench_memory_pool [--pairs 1000000] [--malloc-pairs 1000000] [--warmup 10000]
 //                     [--window 64] [--max-seconds 60] [--seed 42]
-//                     [--small-bytes 4096] [--json FILE]
+//                     [--small-bytes 4096] [--soak-rounds 500] [--json FILE]
 // Exits 77 when there is no CUDA device.
 #include <cuda_runtime_api.h>
 
@@ -33,7 +47,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
+#include <exception>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cupp/cuda/memory.hpp>
@@ -57,6 +74,7 @@ struct options {
   double max_seconds = 60.0;
   std::uint64_t seed = 42;
   std::size_t small_bytes = 4096;
+  std::size_t soak_rounds = 500;
   std::string json;
 };
 
@@ -68,7 +86,8 @@ options parse(int argc, char** argv) {
       {value("--pairs", "N", o.pairs), value("--malloc-pairs", "N", o.malloc_pairs),
        value("--warmup", "N", o.warmup), value("--window", "N", o.window),
        value("--max-seconds", "S", o.max_seconds), value("--seed", "N", o.seed),
-       value("--small-bytes", "N", o.small_bytes), value("--json", "FILE", o.json)});
+       value("--small-bytes", "N", o.small_bytes), value("--soak-rounds", "N", o.soak_rounds),
+       value("--json", "FILE", o.json)});
   if (o.window == 0 || o.pairs == 0) cl.usage();
   return o;
 }
@@ -310,6 +329,108 @@ result run(A& a, const workload& w, std::size_t warmup, std::size_t timed, doubl
   return r;
 }
 
+// ---------------------------------------------------------------------------
+// The soak.
+
+struct soak_result {
+  int threads = 0;
+  bool budget = true;
+  std::size_t allocations = 0;
+  double seconds = 0;       // wall clock of the whole soak
+  double us_per_alloc = 0;  // host time inside pool.malloc, per call
+  double peak_held = 0, peak_used = 0;
+  std::size_t moves = 0, released = 0;
+};
+
+soak_result run_soak(int threads, bool budget, std::size_t rounds, std::uint64_t seed) {
+  auto& pool = cupp::cuda::get_default_memory_pool();
+  BENCH_CHECK(cudaDeviceSynchronize());
+  pool.free_all_blocks();
+  pool.reset_peak();
+  pool.set_budget_ratio(budget ? cupp::cuda::detail::device_pool::default_budget_ratio : 0.0);
+  const auto before = pool.pool().core().stats();
+  std::vector<double> inside(static_cast<std::size_t>(threads), 0.0);
+  std::vector<std::size_t> count(static_cast<std::size_t>(threads), 0);
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  const auto t0 = clock_type::now();
+  {
+    std::vector<std::jthread> workers;
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        try {
+          cupp::cuda::Stream stream(/*non_blocking=*/true);
+          auto scope = stream.scope();
+          const std::uint64_t mine =
+              seed + 1000 * static_cast<std::uint64_t>(threads) + static_cast<std::uint64_t>(t);
+          std::uint64_t k = 0;
+          auto doubles = [&] { return 1 + draw(mine, k++) % 300'000; };
+          double& busy = inside[static_cast<std::size_t>(t)];
+          std::size_t& n_allocs = count[static_cast<std::size_t>(t)];
+          auto take = [&](std::size_t bytes) {
+            const auto a = clock_type::now();
+            auto m = pool.malloc(bytes);
+            busy += seconds_since(a);
+            ++n_allocs;
+            BENCH_CHECK(cudaMemsetAsync(m.get(), 0, bytes, stream.handle()));
+            return m;
+          };
+          std::deque<cupp::cuda::memory_ptr> kept;
+          for (std::size_t r = 0; r < rounds; ++r) {
+            const std::size_t n = doubles(), m = doubles();
+            auto x = take(8 * n);
+            auto y = take(8 * n);
+            {
+              auto partials = take(8 * ((n + 1023) / 1024));
+              auto sum = take(8);
+            }
+            auto idx = take(8 * m);
+            auto values = take(8 * m);
+            auto flag = take(16);
+            kept.push_back(std::move(y));
+            if (kept.size() > 3) kept.pop_front();
+          }
+          kept.clear();
+          BENCH_CHECK(cudaStreamSynchronize(stream.handle()));
+        } catch (...) {
+          errors[static_cast<std::size_t>(t)] = std::current_exception();
+        }
+      });
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  soak_result r;
+  r.seconds = seconds_since(t0);
+  r.threads = threads;
+  r.budget = budget;
+  double busy = 0;
+  for (int t = 0; t < threads; ++t) {
+    busy += inside[static_cast<std::size_t>(t)];
+    r.allocations += count[static_cast<std::size_t>(t)];
+  }
+  r.us_per_alloc = r.allocations ? busy / static_cast<double>(r.allocations) * 1e6 : 0.0;
+  r.peak_held = static_cast<double>(pool.peak_total_bytes());
+  r.peak_used = static_cast<double>(pool.peak_used_bytes());
+  const auto after = pool.pool().core().stats();
+  r.moves = after.adopted - before.adopted;
+  r.released = after.released - before.released;
+  pool.set_budget_ratio(cupp::cuda::detail::device_pool::default_budget_ratio);
+  pool.free_all_blocks();
+  return r;
+}
+
+void print_soak_header() {
+  std::printf("\n%-5s %7s %-9s %10s %10s %12s %12s %8s %8s %8s %8s\n", "soak", "threads", "pool",
+              "allocs", "us/alloc", "peak MiB", "in-use MiB", "ratio", "moves", "given", "seconds");
+}
+
+void print_soak_row(const soak_result& r) {
+  std::printf("%-5s %7d %-9s %10zu %10.3f %12.1f %12.1f %8.2f %8zu %8zu %8.2f\n", "soak", r.threads,
+              r.budget ? "budget" : "no-budget", r.allocations, r.us_per_alloc,
+              r.peak_held / 1048576.0, r.peak_used / 1048576.0,
+              r.peak_used > 0 ? r.peak_held / r.peak_used : 0.0, r.moves, r.released, r.seconds);
+  std::fflush(stdout);
+}
+
 void print_header() {
   std::printf("%-8s %-16s %10s %12s %14s %14s %8s\n", "pattern", "allocator", "pairs", "us/pair",
               "peak MiB", "live-peak MiB", "peak/live");
@@ -380,6 +501,16 @@ int main(int argc, char** argv) {
       }
     }
 
+    std::vector<soak_result> soaks;
+    if (opt.soak_rounds > 0) {
+      print_soak_header();
+      for (const int threads : {1, 8, 32})
+        for (const bool budget : {true, false}) {
+          soaks.push_back(run_soak(threads, budget, opt.soak_rounds, opt.seed));
+          print_soak_row(soaks.back());
+        }
+    }
+
     if (!opt.json.empty()) {
       bench::write_json(opt.json, "memory_pool", prop.name, [&](std::ostream& f) {
         f << ",\n  \"window\": " << opt.window << ",\n  \"seed\": " << opt.seed
@@ -393,7 +524,18 @@ int main(int argc, char** argv) {
                         "\"peak_live_bytes\": %.0f}",
                         r.pattern.c_str(), r.allocator.c_str(), r.us_per_pair, r.pairs,
                         r.capped ? "true" : "false", r.seconds, r.peak_bytes, r.peak_live_bytes);
-          f << buf << (i + 1 < results.size() ? ",\n" : "\n");
+          f << buf << (i + 1 < results.size() || !soaks.empty() ? ",\n" : "\n");
+        }
+        for (std::size_t i = 0; i < soaks.size(); ++i) {
+          const soak_result& r = soaks[i];
+          char buf[512];
+          std::snprintf(buf, sizeof buf,
+                        "    {\"case\": \"soak.t%d.%s\", \"value\": %.6g, \"unit\": \"us/alloc\", "
+                        "\"allocations\": %zu, \"seconds\": %.6g, \"peak_bytes\": %.0f, "
+                        "\"peak_used_bytes\": %.0f, \"moves\": %zu, \"released\": %zu}",
+                        r.threads, r.budget ? "budget" : "no_budget", r.us_per_alloc, r.allocations,
+                        r.seconds, r.peak_held, r.peak_used, r.moves, r.released);
+          f << buf << (i + 1 < soaks.size() ? ",\n" : "\n");
         }
         f << "  ]";
       });
