@@ -10,6 +10,7 @@ set(cupp_random_test_sources random_generator_test.cu random_math_test.cu random
                              random_gof_test.cu random_shuffle_test.cu random_legacy_test.cu)
 cupp_add_test(random_host_test host ${cupp_random_test_sources})
 target_link_libraries(random_host_test PRIVATE cupp::random)
+set_property(TARGET random_host_test PROPERTY CUPP_HOST_O0 OFF)
 cupp_add_test(random_gpu_test gpu ${cupp_random_test_sources})
 target_compile_definitions(random_gpu_test PRIVATE CUPP_TEST_DEVICE=1)
 target_link_libraries(random_gpu_test PRIVATE cupp::random)
