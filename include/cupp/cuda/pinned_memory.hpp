@@ -106,6 +106,7 @@ class PinnedMemoryPool {
   std::size_t total_bytes() { return impl_->core.total_bytes(); }
   std::size_t free_bytes() { return impl_->core.free_bytes(); }
   std::size_t peak_total_bytes() { return impl_->core.peak_total_bytes(); }
+  std::size_t peak_used_bytes() { return impl_->core.peak_used_bytes(); }
   std::size_t n_free_blocks() { return impl_->core.n_free_blocks(); }
   void set_limit(std::size_t bytes) { impl_->core.set_limit(bytes); }
   std::size_t get_limit() { return impl_->core.get_limit(); }
