@@ -71,7 +71,7 @@ if [ "$mode" = all ] || [ "$mode" = tests ] || [ "$mode" = ctest ]; then
 start=$(date +%s)
 CUPP_BUILD_TARGETS="$targets" timeout 510 scripts/gpu-test.sh >"$OUT/tests.log" 2>&1
 test_rc=$?
-test_summary=$(grep -E '^[0-9]+% tests passed' "$OUT/tests.log" | tail -1)
+test_summary=$(grep -E '^[0-9]+% tests passed|^tests: ' "$OUT/tests.log" | tail -2 | tr '\n' ' ')
 echo "tests: rc=$test_rc, $(( $(date +%s) - start )) s: $test_summary"
 if [ ! -x "$CUPP_BUILD_DIR/tests/array_gpu_test" ]; then
   tail -60 "$OUT/tests.log"
