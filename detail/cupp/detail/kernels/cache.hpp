@@ -11,6 +11,8 @@
 // CUPP_CACHE_IN_MEMORY=1 keeps the disk out of it.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,7 +24,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -46,6 +47,23 @@ inline std::uint64_t fnv1a(std::string_view s, std::uint64_t seed) {
     h *= 0x100000001b3ull;
   }
   return h;
+}
+
+// The files' checksum: eight bytes a step (FNV-1a takes one, and a cache
+// hit sums the whole file), each word mixed in by a multiply and a rotate,
+// the tail bytes one by one. A guard against torn and damaged files, not
+// against someone who means to fool it.
+inline std::uint64_t checksum64(std::string_view s) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, 8);
+    h = (h ^ (w * 0xbf58476d1ce4e5b9ull)) * 0x94d049bb133111ebull;
+    h = (h << 29) | (h >> 35);
+  }
+  for (; i < s.size(); ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
+  return h ^ (h >> 31);
 }
 
 inline std::string key_file_name(const std::string& key) {
@@ -77,9 +95,10 @@ inline std::string cache_key(const std::string& source, const std::vector<std::s
 }
 
 // --- the file format ----------------------------------------------------------
-// "CUPPKC1\n", then length-prefixed (8 bytes, little-endian as the host)
+// "CUPPKC2\n", then length-prefixed (8 bytes, little-endian as the host)
 // strings: the key, the ptx flag, the number of lowered names and each pair,
-// the image; then the FNV-1a of everything before it.
+// the image; then checksum64 of everything before it. (Version 1 ended with
+// the FNV-1a instead; its files are misses, and are rewritten.)
 
 inline void put_u64(std::string& out, std::uint64_t v) {
   out.append(reinterpret_cast<const char*>(&v), sizeof v);
@@ -90,7 +109,7 @@ inline void put_string(std::string& out, const std::string& s) {
 }
 
 inline std::string serialize(const std::string& key, const compiled_code& c) {
-  std::string out = "CUPPKC1\n";
+  std::string out = "CUPPKC2\n";
   put_string(out, key);
   put_u64(out, c.ptx ? 1 : 0);
   put_u64(out, c.lowered.size());
@@ -99,18 +118,18 @@ inline std::string serialize(const std::string& key, const compiled_code& c) {
     put_string(out, name);
   }
   put_string(out, c.image);
-  put_u64(out, fnv1a(out, 0));
+  put_u64(out, checksum64(out));
   return out;
 }
 
 // The code in `bytes` when it is a whole file for `key`.
 inline std::unique_ptr<compiled_code> deserialize(const std::string& bytes,
                                                   const std::string& key) {
-  if (bytes.size() < 16 || bytes.compare(0, 8, "CUPPKC1\n") != 0) return nullptr;
+  if (bytes.size() < 16 || bytes.compare(0, 8, "CUPPKC2\n") != 0) return nullptr;
   std::uint64_t sum = 0;
   std::memcpy(&sum, bytes.data() + bytes.size() - 8, 8);
   const std::string_view body(bytes.data(), bytes.size() - 8);
-  if (fnv1a(body, 0) != sum) return nullptr;
+  if (checksum64(body) != sum) return nullptr;
   std::size_t at = 8;
   auto get_u64 = [&](std::uint64_t& v) {
     if (body.size() - at < 8) return false;
@@ -164,10 +183,28 @@ inline std::uintmax_t cache_size_limit() {
   return std::uintmax_t{1} << 30;
 }
 
-inline std::string read_file_bytes(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return {};
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// A whole file in one read of the size fstat gives (a stream copying a
+// character at a time took most of a disk hit's host time); empty where it
+// cannot be read. `touch` also marks it used now, for the size limit's
+// least-recently-used order, through the descriptor already open.
+inline std::string read_file_bytes(const std::filesystem::path& p, bool touch = false) {
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < bytes.size()) {
+      const ::ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    bytes.resize(got);
+    if (touch) (void)::futimens(fd, nullptr);
+  }
+  ::close(fd);
+  return bytes;
 }
 
 // Removes the least recently used cache files until the directory holds at
@@ -261,12 +298,7 @@ class kernel_cache {
     std::shared_ptr<const compiled_code> code;
     cache_source from = cache_source::disk;
     if (disk) {
-      if (auto c = deserialize(read_file_bytes(dir / file), key)) {
-        code = std::move(c);
-        std::error_code ec;  // most recently used
-        std::filesystem::last_write_time(dir / file, std::filesystem::file_time_type::clock::now(),
-                                         ec);
-      }
+      if (auto c = deserialize(read_file_bytes(dir / file, true), key)) code = std::move(c);
     }
     if (!code) {
       from = cache_source::compiled;
