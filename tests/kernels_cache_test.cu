@@ -3,7 +3,7 @@
 // in memory and on disk, every input of the key, compile errors with their
 // log and source lines (and nothing cached), corrupted and truncated cache
 // files, two processes compiling the same kernel at once, the size limit,
-// and CUPP_CACHE_IN_MEMORY.
+// CUPP_CACHE_IN_MEMORY, and when NVRTC's --minimal is used.
 #include <cupp/kernels.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -238,6 +238,41 @@ BOOST_AUTO_TEST_CASE(newer_device_gets_ptx) {
   const auto r = dk::kernel_cache::instance().get(add_source, "add.cu", {}, {}, newest + 10);
   BOOST_TEST(r.code->ptx);
   BOOST_TEST(r.code->image.find(".entry add") != std::string::npos);
+}
+
+// NVRTC's --minimal: added only where the source and options name nothing
+// it leaves out; the same cubin as without it; a source that fails under it
+// (here a runtime type spelled by token pasting, which the test of the text
+// cannot see) compiles without it.
+BOOST_AUTO_TEST_CASE(minimal_header) {
+  const int v = dk::nvrtc_version();
+  if (v < 12040) return;  // no --minimal before NVRTC 12.4
+  BOOST_TEST(dk::minimal_header_applies(add_source, {}, v));
+  BOOST_TEST(!dk::minimal_header_applies(add_source, {}, 12030));
+  const std::string tex =
+      "extern \"C\" __global__ void f(cudaTextureObject_t t, float* x) {\n"
+      "  x[0] = tex1Dfetch<float>(t, 0);\n}\n";
+  BOOST_TEST(!dk::minimal_header_applies(tex, {}, v));
+  BOOST_TEST(!dk::minimal_header_applies("#include <x.h>\n" + add_source, {}, v));
+  BOOST_TEST(!dk::minimal_header_applies(add_source, {"-include", "x.h"}, v));
+  BOOST_TEST(!dk::minimal_header_applies(add_source, {"-rdc=true"}, v));
+  BOOST_TEST(!dk::minimal_header_applies(add_source, {"-DT=CUDA_R_32F"}, v));
+  BOOST_TEST(dk::minimal_header_applies(add_source, {"-DK=1", "--std=c++17"}, v));
+  ::setenv("CUPP_NVRTC_MINIMAL", "0", 1);
+  BOOST_TEST(!dk::minimal_header_applies(add_source, {}, v));
+  ::unsetenv("CUPP_NVRTC_MINIMAL");
+
+  const auto with = dk::nvrtc_compile_as(add_source, "m.cu", {}, {}, 90, true);
+  const auto without = dk::nvrtc_compile_as(add_source, "m.cu", {}, {}, 90, false);
+  BOOST_TEST((with.image == without.image));
+  BOOST_CHECK_THROW((void)dk::nvrtc_compile_as(tex, "t.cu", {}, {}, 90, true), cupp::compile_error);
+  BOOST_TEST(is_cubin(dk::nvrtc_compile(tex, "t.cu", {}, {}, 90).image));
+  const std::string pasted =
+      "#define CAT(a, b) a##b\n"
+      "extern \"C\" __global__ void f(int* x) {\n"
+      "  CAT(cu, daError_t) e = CAT(cu, daSuccess);\n  x[0] = static_cast<int>(e);\n}\n";
+  BOOST_TEST(dk::minimal_header_applies(pasted, {}, v));
+  BOOST_TEST(is_cubin(dk::nvrtc_compile(pasted, "p.cu", {}, {}, 90).image));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
