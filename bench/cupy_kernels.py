@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """CuPy's side of bench_kernels: a cached RawKernel launch over 1000
 float32, NVRTC's first compile of a new small kernel (CUPY_CACHE_IN_MEMORY,
-a new source each call), and a new RawKernel found in the disk cache.
-Prints ms per call; --table CUPP_JSON prints both side by side.
-    python3 bench/cupy_kernels.py [--runs 7] [--json FILE] [--table CUPP_JSON]"""
+a new source each call; beside it NVRTC alone, called as CuPy calls it and
+as cupp does, and the process CPU time of each), a new RawKernel found in
+the disk cache (CuPy's module memo bypassed, its disk cache read) and in
+memory. Prints ms per call; --table CUPP_JSON CUPY_JSON prints both side by
+side.
+    python3 bench/cupy_kernels.py [--runs 7] [--only SUBSTRING] [--json FILE]
+    python3 bench/cupy_kernels.py --table CUPP_JSON CUPY_JSON"""
 import argparse
+import io
 import json
 import os
+import statistics
 import sys
 import tempfile
+import time
 
 from cupy_common import SKIP, import_cupy, median_ms_per_call
 
@@ -18,6 +25,124 @@ extern "C" __global__ void add(const float* x, const float* y, float* z, int n) 
   if (i < n) z[i] = x[i] + y[i];
 }
 '''
+
+
+def loaded_library(name):
+    """The path of the shared library `name` this process has mapped."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                if name in line and "/" in line:
+                    return line.split()[-1]
+    except OSError:
+        pass
+    return "?"
+
+
+def event_ms(cp, f):
+    """One call of f timed by CUDA events on the current stream."""
+    s, e = cp.cuda.Event(), cp.cuda.Event()
+    s.record()
+    f()
+    e.record()
+    e.synchronize()
+    return cp.cuda.get_elapsed_time(s, e)
+
+
+def cpu_ms_per_call(f, calls):
+    """Median process CPU time of one call of f (every thread's)."""
+    t = []
+    for _ in range(calls):
+        c0 = time.process_time()
+        f()
+        t.append((time.process_time() - c0) * 1e3)
+    return statistics.median(t)
+
+
+def compile_rows(cp, a, rows, args):
+    """First compile, NVRTC alone both ways, disk and memory hits."""
+    from cupy.cuda import compiler
+    from cupy_backends.cuda.libs import nvrtc
+    major, minor = nvrtc.getVersion()
+    arch = compiler._get_arch()
+    print(f"NVRTC {major}.{minor} ({loaded_library('libnvrtc')}), arch {arch}")
+    # The options CuPy's RawKernel compiles with (core.compile_with_cache and
+    # compiler._compile_with_cache_cuda): include paths, --std=c++17, -ftz=true,
+    # the architecture, --device-as-default-execution-space.
+    try:
+        from cupy._core import core
+        cupy_options = core.assemble_cupy_compiler_options(())
+    except (ImportError, AttributeError):
+        cupy_options = ("--std=c++17",)
+    cupy_options = tuple(cupy_options) + ("-ftz=true", f"-arch=sm_{arch}",
+                                          "--device-as-default-execution-space")
+    # cupp's: the architecture, and --minimal for sources that name nothing it
+    # leaves out (NVRTC 12.4 and later).
+    cupp_options = (f"--gpu-architecture=sm_{arch}",)
+    if (major, minor) >= (12, 4):
+        cupp_options += ("--minimal",)
+    print("CuPy's options:", " ".join(cupy_options))
+    print("cupp's options:", " ".join(cupp_options))
+    serial = [0]
+
+    def new_source():
+        serial[0] += 1
+        return ADD + f"// {os.getpid()} {serial[0]}\n"
+
+    def nvrtc_alone(options):
+        prog = nvrtc.createProgram(new_source(), "add.cu", (), ())
+        try:
+            nvrtc.compileProgram(prog, options)
+            return nvrtc.getCUBIN(prog)
+        finally:
+            nvrtc.destroyProgram(prog)
+
+    def first():
+        kk = cp.RawKernel(new_source(), "add")
+        kk.compile()
+
+    os.environ["CUPY_CACHE_IN_MEMORY"] = "1"
+    rows["raw_kernel.compile.first"] = median_ms_per_call(cp, first, a.runs, 3)
+    rows["raw_kernel.compile.first cpu"] = cpu_ms_per_call(first, a.runs)
+    del os.environ["CUPY_CACHE_IN_MEMORY"]
+    # NVRTC alone, CuPy's call and cupp's in alternation (clock drift falls on
+    # both), GPU-event and CPU times.
+    for options in (cupy_options, cupp_options):
+        nvrtc_alone(options)
+    t = {"cupy": [], "cupp": [], "cupy cpu": [], "cupp cpu": []}
+    for _ in range(a.runs):
+        for who, options in (("cupy", cupy_options), ("cupp", cupp_options)):
+            t[who].append(event_ms(cp, lambda: nvrtc_alone(options)))
+            t[who + " cpu"].append(cpu_ms_per_call(lambda: nvrtc_alone(options), 1))
+    for key, v in t.items():
+        rows[f"raw_kernel.compile.nvrtc {key}"] = statistics.median(v)
+
+    with tempfile.TemporaryDirectory() as d:
+        # CuPy 14 reads CUPY_CACHE_DIR when it is imported: point its disk
+        # backend at the temporary directory where the private setter exists.
+        os.environ["CUPY_CACHE_DIR"] = d
+        try:
+            from cupy.cuda._compiler_cache import DiskKernelCacheBackend
+            compiler._set_kernel_cache_backend(DiskKernelCacheBackend(d))
+        except (ImportError, AttributeError):
+            pass
+        src = ADD + f"// disk {os.getpid()}\n"
+        cp.RawKernel(src, "add").compile()
+
+        def disk_hit():
+            # RawKernel's modules are memoized by their arguments, log_stream
+            # among them: a new one misses the memo and reaches the disk
+            # cache (the disk key leaves log_stream out).
+            kk = cp.RawKernel(src, "add")
+            kk.compile(log_stream=io.StringIO())
+            kk((4,), (256,), args)
+
+        def memory_hit():
+            kk = cp.RawKernel(src, "add")
+            kk((4,), (256,), args)
+
+        rows["raw_kernel.disk_hit"] = median_ms_per_call(cp, disk_hit, a.runs, 10)
+        rows["raw_kernel.memory_hit"] = median_ms_per_call(cp, memory_hit, a.runs, 10)
 
 
 def run(a):
@@ -36,28 +161,22 @@ def run(a):
     assert bool((z == x + y).all())
     rows["raw_kernel.launch.1000"] = median_ms_per_call(cp, lambda: k((4,), (256,), args), a.runs, 2000)
 
-    with tempfile.TemporaryDirectory() as d:
-        os.environ["CUPY_CACHE_DIR"] = d
-        serial = [0]
+    if not a.only or a.only in "raw_kernel.compile raw_kernel.disk_hit raw_kernel.memory_hit":
+        compile_rows(cp, a, rows, args)
+    if not a.only:
+        other_rows(cp, a, rows, x, y)
+    for case, ms in rows.items():
+        print(f"{case:36s} {ms:10.4f} ms")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"benchmark": "cupy_kernels", "cupy": cp.__version__,
+                       "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+                       "results": rows}, f, indent=1)
+    return 0
 
-        def first():
-            serial[0] += 1
-            kk = cp.RawKernel(ADD + f"// {serial[0]}\n", "add")
-            kk.compile()
 
-        os.environ["CUPY_CACHE_IN_MEMORY"] = "1"
-        rows["raw_kernel.compile.first"] = median_ms_per_call(cp, first, a.runs, 3)
-        del os.environ["CUPY_CACHE_IN_MEMORY"]
-
-        src = ADD + f"// disk {os.getpid()}\n"
-        cp.RawKernel(src, "add").compile()
-
-        def hit():
-            kk = cp.RawKernel(src, "add")
-            kk((4,), (256,), args)
-
-        rows["raw_kernel.disk_hit"] = median_ms_per_call(cp, hit, a.runs, 10)
-
+def other_rows(cp, a, rows, x, y):
+    n = x.size
     ek = cp.ElementwiseKernel("float32 x, float32 y", "float32 z", "z = x + y", "add_ek")
     assert bool((ek(x, y) == x + y).all())
     rows["elementwise_kernel.call.1000"] = median_ms_per_call(cp, lambda: ek(x, y), a.runs, 2000)
@@ -94,14 +213,6 @@ def run(a):
                 t = t * 1.5 - aa
             return t
         rows["graph.ops10.1000"] = median_ms_per_call(cp, chain, a.runs, 200)
-    for case, ms in rows.items():
-        print(f"{case:28s} {ms:10.4f} ms")
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"benchmark": "cupy_kernels", "cupy": cp.__version__,
-                       "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-                       "results": rows}, f, indent=1)
-    return 0
 
 
 def table(cupp_path, cupy_path):
@@ -123,12 +234,24 @@ def table(cupp_path, cupy_path):
         if r["case"] + " graph per expr" in cupy["results"]:
             print(f"{'  CuPy graph per expr':28s} {'':10s} {'':10s} "
                   f"{fmt(cupy['results'][r['case'] + ' graph per expr'])}")
+    # The compile and cache rows in full: every figure of each program (GPU-
+    # event ms; "cpu": the process's CPU ms per call).
+    print("\ncompile and cache rows, every figure (ms per call):")
+    for r in cupp["results"]:
+        if r["case"].startswith(("raw_kernel.compile", "raw_kernel.disk_hit",
+                                 "raw_kernel.memory_hit")):
+            for who, ms in list(r["figures"].items()) + list(r.get("extras", {}).items()):
+                print(f"  cupp {r['case'] + ' ' + who:60s} {ms:10.4f}")
+    for case, ms in cupy["results"].items():
+        if case.startswith(("raw_kernel.compile", "raw_kernel.disk_hit", "raw_kernel.memory_hit")):
+            print(f"  CuPy {case:60s} {ms:10.4f}")
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--json")
+    p.add_argument("--only", default="", help="only the rows whose name contains this")
     p.add_argument("--table", nargs=2, metavar=("CUPP_JSON", "CUPY_JSON"))
     a = p.parse_args()
     if a.table:
