@@ -65,6 +65,8 @@ def main():
     print(f"cupy {cp.__version__}, numpy {np.__version__}, "
           f"CUPY_TF32={os.environ.get('CUPY_TF32')}")
 
+    print_blas_versions(cp)
+
     fill = cp.ElementwiseKernel("uint64 seed, int64 side, float64 scale, bool symmetric",
                                 "float64 out", FILL_BODY, "bench_linalg_fill")
 
@@ -147,7 +149,10 @@ def main():
         if not wanted(case):
             continue
         x, y = plain((n, n), dtype, 1), plain((n, n), dtype, 2)
-        add(case, lambda: cp.matmul(x, y), "cp.matmul(a, b)")
+        if np.dtype(dtype).kind == "c":
+            add(case, lambda: cp.matmul(x, y), "cp.matmul(a, b)")
+        else:
+            raw_variants(cp, np, a, rows, case, x, y)
         del x, y
         free()
 
@@ -261,6 +266,90 @@ def main():
         add("norm2.1000.f64", lambda: cp.linalg.norm(a64, 2), "cp.linalg.norm(a, 2)")
 
     return finish(a, cp, np, rows, check_failures, {"tf32": tf32_mode})
+
+
+def loaded_library(name):
+    """The path of the shared library `name` this process has mapped."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                if name in line and "/" in line:
+                    return line.split()[-1]
+    except OSError:
+        pass
+    return "?"
+
+
+def print_blas_versions(cp):
+    """The cuBLAS CuPy runs (cupp's may be another: compare with bench_linalg's line)."""
+    from cupy_backends.cuda.libs import cublas
+    handle = cp.cuda.device.get_cublas_handle()
+    print(f"cuBLAS {cublas.getVersion(handle)} ({loaded_library('libcublas.so')}), "
+          f"cuBLASLt ({loaded_library('libcublasLt')})")
+
+
+def raw_variants(cp, np, a, rows, case, x, y):
+    """cp.matmul(x, y) of square float16/32/64 matrices timed in alternation
+    with the cuBLAS call CuPy makes for it, made directly (cublasGemmEx,
+    CUBLAS_GEMM_DEFAULT_TENSOR_OP, compute type 32F or 64F), and the call
+    cupp makes (strided batched with one matrix, CUBLAS_GEMM_DEFAULT; on
+    CuPy's handle, so with cuBLAS's default workspace rather than cupp's 32
+    MiB), each result compared with cp.matmul's bit for bit."""
+    import statistics
+    from cupy_backends.cuda.api import runtime
+    from cupy_backends.cuda.libs import cublas
+    n = x.shape[0]
+    kind = {np.float16: runtime.CUDA_R_16F, np.float32: runtime.CUDA_R_32F,
+            np.float64: runtime.CUDA_R_64F}[x.dtype.type]
+    f64 = x.dtype == np.float64
+    compute = cublas.CUBLAS_COMPUTE_64F if f64 else cublas.CUBLAS_COMPUTE_32F
+    one = np.array(1, np.float64 if f64 else np.float32)
+    zero = np.array(0, np.float64 if f64 else np.float32)
+    handle = cp.cuda.device.get_cublas_handle()
+    outs = [cp.empty((n, n), x.dtype) for _ in range(2)]
+
+    def cupy_call():  # C^T = B^T A^T, column-major
+        cublas.gemmEx(handle, 0, 0, n, n, n, one.ctypes.data, y.data.ptr, kind, n, x.data.ptr,
+                      kind, n, zero.ctypes.data, outs[0].data.ptr, kind, n, compute,
+                      cublas.CUBLAS_GEMM_DEFAULT_TENSOR_OP)
+
+    def cupp_call():
+        cublas.gemmStridedBatchedEx(handle, 0, 0, n, n, n, one.ctypes.data, y.data.ptr, kind, n,
+                                    n * n, x.data.ptr, kind, n, n * n, zero.ctypes.data,
+                                    outs[1].data.ptr, kind, n, n * n, 1, compute,
+                                    cublas.CUBLAS_GEMM_DEFAULT)
+
+    z = [None]
+
+    def matmul():
+        z[0] = cp.matmul(x, y)
+
+    calls = (("cupy", matmul), ("as CuPy calls cuBLAS", cupy_call),
+             ("as cupp calls cuBLAS", cupp_call))
+    for _, f in calls:
+        f()
+    cp.cuda.get_current_stream().synchronize()
+    t0 = time.perf_counter()
+    matmul()
+    cp.cuda.get_current_stream().synchronize()
+    once = (time.perf_counter() - t0) * 1e3
+    reps = min(50, max(1, int(a.loop_ms / max(once, 1e-3))))
+    t = {who: [] for who, _ in calls}
+    for _ in range(a.runs):
+        for who, f in calls:
+            t[who].append(median_ms_per_call(cp, f, 1, reps))
+    row = {"case": case, "ms": statistics.median(t["cupy"]), "note": "cp.matmul(a, b)",
+           "extras": {}}
+    rows.append(row)
+    print(f"{case:28s} {row['ms']:10.4f} ms  cp.matmul(a, b)")
+    for who, _ in calls[1:]:
+        row["extras"][who] = statistics.median(t[who])
+        print(f"  {who:26s} {row['extras'][who]:10.4f} ms")
+    bits = f"u{x.dtype.itemsize}"
+    for who, out in (("cupy_style", outs[0]), ("cupp_style", outs[1])):
+        differ = int(cp.count_nonzero(z[0].view(bits) != out.view(bits)))
+        row["extras"]["differ_from_cupy " + who] = differ
+        print(f"  differ_from_cupy {who:12s} {differ:10d} elements")
 
 
 def tf32_row(cp, plain, add):

@@ -57,16 +57,22 @@
 #include <cupp/linalg/solve.hpp>
 #include <cupp/linalg/svd.hpp>
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cusolverDn.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "bench_common.hpp"
 #include "bench_rows.hpp"
@@ -300,17 +306,220 @@ double reconstruction_error(const vendor& v, index_t n, const double* u, const d
 
 // ---- products --------------------------------------------------------------------
 
+// ---- the large products, every way of making the call ----------------------------
+//
+// For float16, float32 and float64 the product is timed, in alternation, as
+// cupp makes it (cupp::matmul), as the bench's raw call makes it, as cupp
+// calls cuBLAS (strided batched with one matrix, cupp's handle and its 32
+// MiB workspace from the pool), as CuPy 14.2 calls cuBLAS (cublasGemmEx on
+// a handle of its own with cuBLAS's default workspace, algorithm
+// CUBLAS_GEMM_DEFAULT_TENSOR_OP, compute type 32F for float16 and float32,
+// 64F for float64), and through cuBLASLt (its first heuristic, and the
+// fastest of its first eight, 32 MiB workspace). Each way's result is
+// compared with cupp's bit for bit: the same bits mean the same kernel.
+
 template <class T>
-void square_matmul(bench_run& b, const vendor& v, const std::string& name, index_t n, double tol) {
+constexpr cudaDataType_t cuda_type() {
+  if constexpr (std::is_same_v<T, __half>)
+    return CUDA_R_16F;
+  else if constexpr (std::is_same_v<T, float>)
+    return CUDA_R_32F;
+  else
+    return CUDA_R_64F;
+}
+template <class T>
+constexpr cublasComputeType_t compute_type() {
+  return std::is_same_v<T, double> ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+}
+template <class T>
+using scale_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Row-major C = A B (n x n) as cupp calls cuBLAS for one product.
+template <class T>
+void cupp_style_gemm(cublasHandle_t h, int n, const T* a, const T* b, T* c) {
+  const scale_t<T> one = 1, zero = 0;
+  const long long s = static_cast<long long>(n) * n;
+  if constexpr (std::is_same_v<T, float>)
+    BENCH_VENDOR(cublasSgemmStridedBatched_64(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, s,
+                                              a, n, s, &zero, c, n, s, 1));
+  else if constexpr (std::is_same_v<T, double>)
+    BENCH_VENDOR(cublasDgemmStridedBatched_64(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, s,
+                                              a, n, s, &zero, c, n, s, 1));
+  else
+    BENCH_VENDOR(cublasGemmStridedBatchedEx_64(
+        h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, CUDA_R_16F, n, s, a, CUDA_R_16F, n, s, &zero,
+        c, CUDA_R_16F, n, s, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+// The same as CuPy 14.2's tensordot_core_v11 calls it.
+template <class T>
+void cupy_style_gemm(cublasHandle_t h, int n, const T* a, const T* b, T* c) {
+  const scale_t<T> one = 1, zero = 0;
+  BENCH_VENDOR(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, cuda_type<T>(), n, a,
+                            cuda_type<T>(), n, &zero, c, cuda_type<T>(), n, compute_type<T>(),
+                            CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+}
+
+// A cuBLASLt product of n x n matrices and the algorithms its heuristic
+// offers for it.
+template <class T>
+struct lt_product {
+  cublasLtHandle_t lt = nullptr;
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t layout = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  std::vector<cublasLtMatmulHeuristicResult_t> algos;
+  cupp::ndarray<std::uint8_t> workspace;
+  std::size_t workspace_bytes = std::size_t{32} << 20;
+  lt_product(int n) : workspace(cupp::empty<std::uint8_t>({index_t{32} << 20})) {
+    BENCH_VENDOR(cublasLtCreate(&lt));
+    BENCH_VENDOR(cublasLtMatmulDescCreate(&op, compute_type<T>(),
+                                          std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F));
+    BENCH_VENDOR(cublasLtMatrixLayoutCreate(&layout, cuda_type<T>(), n, n, n));
+    BENCH_VENDOR(cublasLtMatmulPreferenceCreate(&pref));
+    BENCH_VENDOR(cublasLtMatmulPreferenceSetAttribute(
+        pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes, sizeof workspace_bytes));
+    algos.resize(8);
+    int found = 0;
+    BENCH_VENDOR(cublasLtMatmulAlgoGetHeuristic(lt, op, layout, layout, layout, layout, pref, 8,
+                                                algos.data(), &found));
+    algos.resize(static_cast<std::size_t>(found));
+  }
+  ~lt_product() {
+    (void)cublasLtMatmulPreferenceDestroy(pref);
+    (void)cublasLtMatrixLayoutDestroy(layout);
+    (void)cublasLtMatmulDescDestroy(op);
+    (void)cublasLtDestroy(lt);
+  }
+  lt_product(const lt_product&) = delete;
+  lt_product& operator=(const lt_product&) = delete;
+  void run(std::size_t algo, const T* a, const T* b, T* c) {
+    const scale_t<T> one = 1, zero = 0;
+    BENCH_VENDOR(cublasLtMatmul(lt, op, &one, b, layout, a, layout, &zero, c, layout, c, layout,
+                                &algos[algo].algo, workspace.data(), workspace_bytes, stream()));
+  }
+};
+
+// Calls timed in alternation (a loop of each, `runs` times; medians), as
+// time_pair does for two.
+void time_group(row& r, const options& o,
+                const std::vector<std::pair<std::string, std::function<void()>>>& calls) {
+  for (const auto& c : calls) c.second();
+  BENCH_CHECK(cudaStreamSynchronize(stream()));
+  const auto t0 = bench::clock_type::now();
+  calls[0].second();
+  BENCH_CHECK(cudaStreamSynchronize(stream()));
+  const double once = bench::seconds_since(t0) * 1e3;
+  const int reps = std::clamp(static_cast<int>(o.loop_ms / std::max(once, 1e-3)), 1, 50);
+  std::vector<std::vector<double>> t(calls.size());
+  for (int run = 0; run < o.runs; ++run)
+    for (std::size_t k = 0; k < calls.size(); ++k)
+      t[k].push_back(bench::median_ms_per_call(stream(), 1, reps, calls[k].second));
+  for (std::size_t k = 0; k < calls.size(); ++k) {
+    std::sort(t[k].begin(), t[k].end());
+    r.figures.push_back({calls[k].first, t[k][t[k].size() / 2]});
+    std::printf("  %-34s %10.4f ms\n", calls[k].first.c_str(), t[k][t[k].size() / 2]);
+  }
+}
+
+// How many elements of two device buffers differ, bit for bit, and by how
+// much at most.
+template <class T>
+std::pair<std::size_t, double> compare_bits(const T* x, const T* y, std::size_t n) {
+  std::vector<T> hx(n), hy(n);
+  BENCH_CHECK(cudaStreamSynchronize(stream()));
+  BENCH_CHECK(cudaMemcpy(hx.data(), x, n * sizeof(T), cudaMemcpyDeviceToHost));
+  BENCH_CHECK(cudaMemcpy(hy.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+  std::size_t differ = 0;
+  double most = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::memcmp(&hx[i], &hy[i], sizeof(T)) != 0) {
+      ++differ;
+      most = std::max(most, std::abs(as_double(hx[i]) - as_double(hy[i])));
+    }
+  return {differ, most};
+}
+
+template <class T>
+void square_matmul(bench_run& b, const vendor& v, const options& o, const std::string& name,
+                   index_t n, double tol) {
   if (!b.wanted(name)) return;
   row& r = b.start(name, "cupp::matmul(a, b)");
   const cupp::ndarray<T> x = plain<T>({n, n}, 1), y = plain<T>({n, n}, 2);
   cupp::ndarray<T> z, w = cupp::empty<T>({n, n});
-  b.time_pair(
-      r, "cupp", [&] { z = cupp::matmul(x, y); }, vendor_gemm_name(x.data()),
-      [&] { vendor_gemm(v.blas, static_cast<int>(n), x.data(), y.data(), w.data()); });
+  const int ni = static_cast<int>(n);
+  if constexpr (std::is_same_v<T, cupp::complex64>) {
+    b.time_pair(
+        r, "cupp", [&] { z = cupp::matmul(x, y); }, vendor_gemm_name(x.data()),
+        [&] { vendor_gemm(v.blas, ni, x.data(), y.data(), w.data()); });
+  } else {
+    const int device = cupp::cuda::runtime::getDevice();
+    // CuPy's handle: cublasCreate and the current stream, nothing else set.
+    cublasHandle_t cupy_handle = nullptr;
+    BENCH_VENDOR(cublasCreate(&cupy_handle));
+    BENCH_VENDOR(cublasSetStream(cupy_handle, stream()));
+    lt_product<T> lt(ni);
+    std::vector<cupp::ndarray<T>> out;
+    for (int k = 0; k < 5; ++k) out.push_back(cupp::empty<T>({n, n}));
+    // The fastest of cuBLASLt's offers, by a short timing of each.
+    std::size_t best = 0;
+    double best_ms = 1e30;
+    for (std::size_t k = 0; k < lt.algos.size(); ++k) {
+      const double ms = bench::median_ms_per_call(
+          stream(), 3, 2, [&] { lt.run(k, x.data(), y.data(), out[4].data()); });
+      std::printf("  cublasLt heuristic #%zu %38.4f ms\n", k, ms);
+      if (ms < best_ms) best_ms = ms, best = k;
+    }
+    b.extra(r, "lt_algos", static_cast<double>(lt.algos.size()));
+    b.extra(r, "lt_best_index", static_cast<double>(best));
+    std::vector<std::pair<std::string, std::function<void()>>> calls = {
+        {"cupp", [&] { z = cupp::matmul(x, y); }},
+        {vendor_gemm_name(x.data()),
+         [&] { vendor_gemm(v.blas, ni, x.data(), y.data(), w.data()); }},
+        {"as cupp calls cuBLAS",
+         [&] {
+           cupp_style_gemm(cupp::cuda::blas_handle(device), ni, x.data(), y.data(), out[0].data());
+         }},
+        {"as CuPy calls cuBLAS",
+         [&] { cupy_style_gemm(cupy_handle, ni, x.data(), y.data(), out[1].data()); }}};
+    if (!lt.algos.empty()) {
+      calls.push_back(
+          {"cublasLt heuristic #0", [&] { lt.run(0, x.data(), y.data(), out[2].data()); }});
+      calls.push_back({"cublasLt fastest of " + std::to_string(lt.algos.size()),
+                       [&] { lt.run(best, x.data(), y.data(), out[3].data()); }});
+    }
+    time_group(r, o, calls);
+    const std::size_t count = static_cast<std::size_t>(n * n);
+    std::vector<std::pair<std::string, const T*>> others = {
+        {"raw", w.data()}, {"cupp_style", out[0].data()}, {"cupy_style", out[1].data()}};
+    if (!lt.algos.empty()) {
+      others.push_back({"lt0", out[2].data()});
+      others.push_back({"lt_fastest", out[3].data()});
+    }
+    for (const auto& [who, p] : others) {
+      const auto [differ, most] = compare_bits(z.data(), p, count);
+      b.extra(r, "differ_from_cupp " + who, static_cast<double>(differ));
+      b.extra(r, "max_abs_diff " + who, most);
+    }
+    (void)cublasDestroy(cupy_handle);
+  }
   for (index_t i : {index_t{0}, n / 3, n - 1})
     expect_close(name, as_double(z.item(i, n - 1 - i)), as_double(w.item(i, n - 1 - i)), tol);
+}
+
+// The cuBLAS and cuBLASLt this process runs (CuPy's may be others: compare
+// with cupy_linalg.py's line).
+void print_blas_versions() {
+  int major = 0, minor = 0, patch = 0;
+  (void)cublasGetProperty(MAJOR_VERSION, &major);
+  (void)cublasGetProperty(MINOR_VERSION, &minor);
+  (void)cublasGetProperty(PATCH_LEVEL, &patch);
+  Dl_info blas{}, lt{};
+  (void)::dladdr(reinterpret_cast<const void*>(&cublasCreate_v2), &blas);
+  (void)::dladdr(reinterpret_cast<const void*>(&cublasLtCreate), &lt);
+  std::printf("cuBLAS %d.%d.%d (%s), cuBLASLt %zu (%s)\n", major, minor, patch,
+              blas.dli_fname ? blas.dli_fname : "?", cublasLtGetVersion(),
+              lt.dli_fname ? lt.dli_fname : "?");
 }
 
 void stacked_matmul(bench_run& b, const vendor& v, int l2_bytes) {
@@ -778,11 +987,12 @@ int main(int argc, char** argv) {
     cupp::cuda::set_allow_tf32(false);
     bench_run b(o, "linalg");
     vendor v;
+    print_blas_versions();
 
-    square_matmul<__half>(b, v, "matmul.8192.f16", 8192, 1e-2);
-    square_matmul<float>(b, v, "matmul.8192.f32", 8192, 1e-4);
-    square_matmul<double>(b, v, "matmul.4096.f64", 4096, 1e-12);
-    square_matmul<cupp::complex64>(b, v, "matmul.4096.c64", 4096, 1e-4);
+    square_matmul<__half>(b, v, o, "matmul.8192.f16", 8192, 1e-2);
+    square_matmul<float>(b, v, o, "matmul.8192.f32", 8192, 1e-4);
+    square_matmul<double>(b, v, o, "matmul.4096.f64", 4096, 1e-12);
+    square_matmul<cupp::complex64>(b, v, o, "matmul.4096.c64", 4096, 1e-4);
     stacked_matmul(b, v, props.l2CacheSize);
     fused_matmul(b, v);
     tf32_matmul(b, v);
