@@ -28,11 +28,13 @@
 // Each line: NAME, ms per call, GB/s and the percentage of copy.f32's GB/s.
 //
 //   bench_reduction [--log2n 28] [--side 16384] [--reps 10] [--runs 7] [--json FILE]
-//                   [--sweep] [--only CASE]
+//                   [--sweep] [--row-sum] [--only CASE]
 //
 // --sweep also times the full, square and thin cases under other settings
 // of cupp::detail::reduce_tuning() (printed only); --only runs one thin
-// case (after the copy), for a profiler.
+// case (after the copy), for a profiler; --row-sum runs only the square
+// row sum under other grids, beside a hand-written block per row and CUB's
+// DeviceSegmentedReduce::Sum (row_sum.*).
 #include <cupp/cupp.hpp>
 #include <cupp/reductions.hpp>
 // cupp::cumsum lives in scans.hpp, new with the reductions: the cumsum case
@@ -41,6 +43,8 @@
 #if __has_include(<cupp/scans.hpp>)
 #include <cupp/scans.hpp>
 #endif
+
+#include <cub/device/device_segmented_reduce.cuh>
 
 #include <cmath>
 #include <cstdint>
@@ -76,13 +80,42 @@ __global__ void __launch_bounds__(256) read_ceiling(const float4* x, std::int64_
 
 __global__ void empty_kernel() {}
 
+// The row sum as CUB's segmented reduce lays it out (what CuPy runs for
+// sum(x, 1)): one block per row, no grid-stride loop, so that the hardware
+// hands rows to multiprocessors as they free up; four 16-byte loads in
+// flight per thread.
+__global__ void __launch_bounds__(256)
+    row_sum_block_per_row(const float4* x, std::int64_t n4_per_row, float* out) {
+  const float4* row = x + static_cast<std::int64_t>(blockIdx.x) * n4_per_row;
+  float acc = 0;
+  std::int64_t i = threadIdx.x;
+  for (; i + 3 * 256 < n4_per_row; i += 4 * 256) {
+    float4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = row[i + u * 256];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+  }
+  for (; i < n4_per_row; i += 256) acc += (row[i].x + row[i].y) + (row[i].z + row[i].w);
+  for (int s = 16; s > 0; s >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, s);
+  __shared__ float warp_sum[8];
+  if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float b = 0;
+    for (int w = 0; w < 8; ++w) b += warp_sum[w];
+    out[blockIdx.x] = b;
+  }
+}
+
 struct options {
   int log2n = 28;
-  int side = 16384;    // the square matrix's side
-  int reps = 10;       // calls per timed loop
-  int runs = 7;        // timed loops; the median is reported
-  bool sweep = false;  // also time the reduction cases under other tunings
-  std::string only;    // run only this thin case (and the copy), e.g. for a profiler
+  int side = 16384;      // the square matrix's side
+  int reps = 10;         // calls per timed loop
+  int runs = 7;          // timed loops; the median is reported
+  bool sweep = false;    // also time the reduction cases under other tunings
+  bool row_sum = false;  // only the square row sum's variants (after the copy)
+  std::string only;      // run only this thin case (and the copy), e.g. for a profiler
   std::string json;
 };
 
@@ -138,6 +171,64 @@ void cumsum_case(const options& o, const X& x, Add&& add) {
 
 }  // namespace
 
+// --row-sum: sum(x, 1) of the square matrix under other grids, beside a
+// hand-written block per row and CUB's DeviceSegmentedReduce::Sum (CuPy's
+// call for it), in one process. cupp's grid is min(rows, waves x the
+// blocks the device holds) blocks, each walking rows with a stride of the
+// grid; waves 15 gives about a block per row on 132 multiprocessors
+// (16 would split each row in two).
+template <class Props, class Add>
+void row_sum_variants(const options& o, const Props& props, Add&& add) {
+  const cupp::index_t m = o.side;
+  auto x = filled<float>({m, m}, 1.0);
+  cupp::ndarray<float> z;
+  auto& tune = cupp::detail::reduce_tuning();
+  const auto saved = tune;
+  for (int waves : {2, 4, 8, 15}) {
+    tune.waves = waves;
+    const std::string name = "row_sum.cupp.waves" + std::to_string(waves);
+    add(name, time_ms(o, [&] { z = cupp::sum(x, 1); }), 4.0 * m * m);
+    expect(name.c_str(), z.item(m - 1), static_cast<double>(m));
+  }
+  tune = saved;
+  cudaStream_t s = cupp::cuda::get_current_stream().handle();
+  auto out = cupp::empty<float>({m});
+  add("row_sum.block_per_row",
+      time_ms(o,
+              [&] {
+                row_sum_block_per_row<<<static_cast<unsigned>(m), 256, 0, s>>>(
+                    reinterpret_cast<const float4*>(x.data()), m / 4, out.data());
+              }),
+      4.0 * m * m);
+  expect("row_sum.block_per_row", out.item(m - 1), static_cast<double>(m));
+  std::vector<int> host_offsets(static_cast<std::size_t>(m) + 1);
+  for (cupp::index_t i = 0; i <= m; ++i)
+    host_offsets[static_cast<std::size_t>(i)] = static_cast<int>(i * m);
+  auto offsets = cupp::empty<int>({m + 1});
+  BENCH_CHECK(cudaMemcpy(offsets.data(), host_offsets.data(), sizeof(int) * (m + 1),
+                         cudaMemcpyHostToDevice));
+  std::size_t temp_bytes = 0;
+  BENCH_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, x.data(), out.data(),
+                                              static_cast<int>(m), offsets.data(),
+                                              offsets.data() + 1, s));
+  auto temp =
+      cupp::empty<std::uint8_t>({static_cast<cupp::index_t>(std::max<std::size_t>(temp_bytes, 1))});
+  add("row_sum.cub_segmented",
+      time_ms(o,
+              [&] {
+                BENCH_CHECK(cub::DeviceSegmentedReduce::Sum(temp.data(), temp_bytes, x.data(),
+                                                            out.data(), static_cast<int>(m),
+                                                            offsets.data(), offsets.data() + 1, s));
+              }),
+      4.0 * m * m);
+  expect("row_sum.cub_segmented", out.item(m - 1), static_cast<double>(m));
+  int per_sm = 0;
+  BENCH_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, row_sum_block_per_row, 256, 0));
+  std::printf("(hand-written kernel: %d blocks of 256 per multiprocessor, %d multiprocessors)\n",
+              per_sm, props.multiProcessorCount);
+}
+
 int main(int argc, char** argv) {
   options o;
   bench::command_line(
@@ -145,7 +236,8 @@ int main(int argc, char** argv) {
       {bench::value("--log2n", "K", o.log2n), bench::value("--side", "N", o.side),
        bench::value("--reps", "N", o.reps), bench::value("--runs", "N", o.runs),
        bench::value("--json", "FILE", o.json), bench::flag("--sweep", o.sweep, true),
-       bench::value("--only", "CASE", o.only)});
+       bench::flag("--row-sum", o.row_sum, true), bench::value("--only", "CASE", o.only)});
+  if (o.row_sum) o.only = "row-sum";  // the other cases are skipped
   return bench::run_on_gpu("bench_reduction", [&] {
     const auto& props = cupp::cuda::runtime::getDeviceProperties(cupp::cuda::runtime::getDevice());
     const cupp::index_t n = cupp::index_t{1} << o.log2n;
@@ -169,6 +261,7 @@ int main(int argc, char** argv) {
       add("copy.f32", ms, 2.0 * n * 4);
       copy_gbs = rows.back().value;
     }
+    if (o.row_sum) row_sum_variants(o, props, add);
     if (o.only.empty()) {
       auto x = filled<float>({n}, 1.0);
       cupp::ndarray<float> z;
