@@ -7,6 +7,7 @@
 # run at the power limit, so a process's figure depends on the GPU's state).
 #
 #   bench/rows_behind_cupy.sh            # prebuilt binaries in .device/rows, else builds
+#   ROUNDS=1 bench/rows_behind_cupy.sh   # the products once each instead of twice
 #
 # BENCH_BIN names another folder of prebuilt bench_linalg, bench_kernels and
 # bench_reduction. Logs and JSON are written to out/rows/ and packed into
@@ -65,7 +66,7 @@ step row_sum 60 "$BIN/bench_reduction" --row-sum
 step cupy_reduction 120 python3 bench/cupy_reduction.py --json "$OUT/cupy_reduction.json"
 # The products: cupp's process and CuPy's in turn, twice, each after the
 # same idle time.
-for i in 1 2; do
+for i in $(seq 1 "${ROUNDS:-2}"); do
   sleep 5
   step "linalg_$i" 120 "$BIN/bench_linalg" --only matmul. --json "$OUT/cupp_linalg_$i.json"
   sleep 5
