@@ -138,6 +138,13 @@ inline unsigned reduce_blocks_x(const reduce_grid& g) {
     want = g.col_groups * g.teams;
   else if (g.team <= 32)
     want = (g.teams * g.team + reduce_threads - 1) / reduce_threads;
+  else if (g.segments == 1)
+    // A block per result, every result its own block: the hardware hands
+    // rows to multiprocessors as they free up, where a capped grid leaves
+    // the last wave's blocks to walk several rows while others idle (the
+    // row sum of 16384^2 float32 on an H200: 0.2366 ms against 0.2508 with
+    // two waves, and CuPy's segmented reduce 0.2403).
+    return static_cast<unsigned>(std::clamp<index_t>(g.teams, 1, 0x7fffffff));
   else
     want = g.teams;
   return static_cast<unsigned>(std::max<index_t>(1, std::min(want, cap)));
