@@ -25,3 +25,6 @@ void device_paths_linalg();
 void device_paths_linalg_solvers();
 void device_paths_correlation();
 void device_paths_sort();
+void device_paths_distributed_array();
+// Built where NCCL is found (CUPP_HAVE_NCCL).
+void device_paths_distributed();

@@ -84,5 +84,13 @@ BOOST_AUTO_TEST_CASE(correlation) {
 BOOST_AUTO_TEST_CASE(sort) {
   run_area(device_paths_sort);
 }
+BOOST_AUTO_TEST_CASE(distributed_array) {
+  run_area(device_paths_distributed_array);
+}
+#if defined(CUPP_HAVE_NCCL)
+BOOST_AUTO_TEST_CASE(distributed) {
+  run_area(device_paths_distributed);
+}
+#endif
 
 BOOST_AUTO_TEST_SUITE_END()
