@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/indexing/mask_functions.hpp>
 #include <cupp/detail/indexing/mask_operand.hpp>
 #include <cupp/detail/indexing/mask_ref.hpp>
@@ -72,6 +73,7 @@ auto argwhere(const E& a) {
 // positions past the end of a shorter condition are not selected.
 template <Expression C, class T, class S>
 ndarray<T, S> compress(const C& condition, const ndarray<T, S>& a, axis_arg axis = {}) {
+  CUPP_SAME_SPACE(C, ndarray<T, S>);
   return detail::compress_impl(detail::dense_values<bool, S>(condition), a, axis);
 }
 
@@ -79,6 +81,7 @@ ndarray<T, S> compress(const C& condition, const ndarray<T, S>& a, axis_arg axis
 // both flattened in C order.
 template <Expression C, class T, class S>
 ndarray<T, S> extract(const C& condition, const ndarray<T, S>& arr) {
+  CUPP_SAME_SPACE(C, ndarray<T, S>);
   return detail::compress_impl(detail::dense_values<bool, S>(condition).ravel(), arr, {});
 }
 
@@ -86,6 +89,7 @@ ndarray<T, S> extract(const C& condition, const ndarray<T, S>& arr) {
 // vals' elements in turn (cycled when vals is shorter); mask has arr's size.
 template <class T, class S, Expression M, Operand V>
 void place(const ndarray<T, S>& arr, const M& mask, const V& vals) {
+  CUPP_SAME_SPACE(ndarray<T, S>, M, V);
   if (!arr.flags().writeable) throw value_error("assignment destination is read-only");
   const ndarray<bool, S> m = detail::mask_like(arr, mask, "place");
   const ndarray<T, S> v = detail::dense_values<T, S>(vals).ravel();
@@ -100,6 +104,7 @@ void place(const ndarray<T, S>& arr, const M& mask, const V& vals) {
 // kernel.
 template <class T, class S, Expression M, Operand V>
 void putmask(const ndarray<T, S>& a, const M& mask, const V& values) {
+  CUPP_SAME_SPACE(ndarray<T, S>, M, V);
   if (!a.flags().writeable) throw value_error("assignment destination is read-only");
   const ndarray<bool, S> m = detail::mask_like(a, mask, "putmask");
   if constexpr (Expression<V>) {
@@ -117,10 +122,13 @@ void putmask(const ndarray<T, S>& a, const M& mask, const V& values) {
 
 // numpy.select(condlist, choicelist, default=0): element-wise, the choice
 // of the first true condition, else default; all broadcast together. One
-// fused where() kernel per condition, from the last to the first.
-template <class T, class S, class D = T>
-ndarray<T, S> select(const std::vector<ndarray<bool, S>>& condlist,
+// fused where() kernel per condition, from the last to the first. (The
+// conditions' space is a parameter of its own so that a mix reaches the
+// space check rather than failing deduction.)
+template <class T, class S, class D = T, class SC = S>
+ndarray<T, S> select(const std::vector<ndarray<bool, SC>>& condlist,
                      const std::vector<ndarray<T, S>>& choicelist, const D& default_value = D(0)) {
+  CUPP_SAME_SPACE(ndarray<bool, SC>, ndarray<T, S>, D);
   if (condlist.size() != choicelist.size())
     throw value_error("list of cases must be same length as list of conditions");
   if (condlist.empty()) throw value_error("select with an empty condition list is not possible");

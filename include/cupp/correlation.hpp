@@ -19,6 +19,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/linalg/correlation_common.hpp>
 #include <cupp/detail/linalg/correlation_kernel.hpp>
 #include <cupp/detail/linalg/correlation_run.hpp>
@@ -46,6 +47,7 @@ auto cov(const M& m, const cov_options& options = {}) {
 // numpy.cov(m, y, ...): y's variables after m's.
 template <class Dtype = void, Expression M, Expression Y>
 auto cov(const M& m, const Y& y, const cov_options& options = {}) {
+  CUPP_SAME_SPACE(M, Y);
   return detail::cov_dispatch<Dtype>(m, y, options, none, none);
 }
 
@@ -58,6 +60,7 @@ template <class Dtype = void, Expression M, detail::expression_or_none Y,
           detail::expression_or_none F, detail::expression_or_none A = none_t>
 auto cov(const M& m, const Y& y, const cov_options& options, const F& fweights,
          const A& aweights = none) {
+  CUPP_SAME_SPACE(M, Y, F, A);
   return detail::cov_dispatch<Dtype>(m, y, options, fweights, aweights);
 }
 
@@ -71,6 +74,7 @@ auto corrcoef(const X& x, bool rowvar = true) {
 // numpy.corrcoef(x, y, rowvar=).
 template <class Dtype = void, Expression X, Expression Y>
 auto corrcoef(const X& x, const Y& y, bool rowvar = true) {
+  CUPP_SAME_SPACE(X, Y);
   return detail::corrcoef_of<Dtype>(x, y, rowvar);
 }
 
@@ -79,9 +83,10 @@ auto corrcoef(const X& x, const Y& y, bool rowvar = true) {
 // the dtype is NumPy's result_type(a, v) (integers wrap as NumPy's).
 template <Expression A, Expression V>
 auto correlate(const A& a, const V& v, std::string_view mode = "valid") {
+  CUPP_SAME_SPACE(A, V);
   using R = detail::correlate_t<A, V>;
   using S = detail::corr_space_t<A>;
-  static_assert(std::is_same_v<detail::corr_space_t<V>, S>,
+  static_assert(!same_space_v<A, V> || std::is_same_v<detail::corr_space_t<V>, S>,
                 "cupp::correlate: the operands live in different spaces (host and device)");
   const int m = detail::correlate_mode(mode);
   const ndarray<R, S> x = detail::correlate_operand<R, S>(a, true);
@@ -96,9 +101,10 @@ auto correlate(const A& a, const V& v, std::string_view mode = "valid") {
 // conjugation).
 template <Expression A, Expression V>
 auto convolve(const A& a, const V& v, std::string_view mode = "full") {
+  CUPP_SAME_SPACE(A, V);
   using R = detail::correlate_t<A, V>;
   using S = detail::corr_space_t<A>;
-  static_assert(std::is_same_v<detail::corr_space_t<V>, S>,
+  static_assert(!same_space_v<A, V> || std::is_same_v<detail::corr_space_t<V>, S>,
                 "cupp::convolve: the operands live in different spaces (host and device)");
   ndarray<R, S> x = detail::correlate_operand<R, S>(a, false);
   ndarray<R, S> y = detail::correlate_operand<R, S>(v, false);

@@ -15,6 +15,7 @@
 
 #include <cstdlib>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/generators/make.hpp>
 #include <cupp/detail/indexing/gather.hpp>
 #include <cupp/detail/views/diagonal_layout.hpp>
@@ -92,8 +93,9 @@ void fill_diagonal(const ndarray<T, S>& a, const V& val, bool wrap = false) {
 // The same with an array of values: val's elements in C order, repeated
 // as often as needed (NumPy's flat assignment), cast to a's dtype as NumPy
 // casts them (unsafe). An empty val writes nothing.
-template <class T, class S, class U>
-void fill_diagonal(const ndarray<T, S>& a, const ndarray<U, S>& val, bool wrap = false) {
+template <class T, class S, class U, class SV>
+void fill_diagonal(const ndarray<T, S>& a, const ndarray<U, SV>& val, bool wrap = false) {
+  CUPP_SAME_SPACE(ndarray<T, S>, ndarray<U, SV>);
   ndarray<T, S> views[2];
   index_t first[2];
   const int n = detail::fill_diagonal_views(a, wrap, views, first);

@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/detail/kernels/fuse.hpp>
 #include <cupp/detail/kernels/user_ufunc.hpp>
@@ -46,6 +47,7 @@ class elementwise_function {
 
   template <class... X>
   auto operator()(const X&... x) const {
+    CUPP_SAME_SPACE(X...);
     static_assert(sizeof...(X) - detail::last_is_out_v<X...> >= 1,
                   "cupp::elementwise: call it with at least one operand");
     if constexpr (detail::last_is_out_v<X...>) {
@@ -118,6 +120,7 @@ class fused_function {
 
   template <class... X>
   auto operator()(const X&... x) const {
+    CUPP_SAME_SPACE(X...);
     return detail::fuse_eval(f_(x...));
   }
 

@@ -11,6 +11,7 @@
 // The array first: the machinery below calls its members.
 #include <cupp/ndarray.hpp>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/expression/launch.hpp>
 #include <cupp/detail/ufunc/logical_traps.hpp>
 
@@ -53,6 +54,7 @@ typename detail::no_logical_not<A>::type operator!(const A&) {
 // array or a scalar into dst in one kernel.
 template <class T, class S, Operand E>
 void copyto(const ndarray<T, S>& dst, const E& src) {
+  CUPP_SAME_SPACE(ndarray<T, S>, E);
   const auto e = as_operand(src);
   using V = typename std::remove_cvref_t<decltype(e)>::value_type;
   static_assert(detail::assignable<V, T>(),

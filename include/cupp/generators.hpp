@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/generators/make.hpp>
 #include <cupp/detail/generators/meshgrid.hpp>
 #include <cupp/detail/generators/view.hpp>
@@ -66,6 +67,7 @@ namespace host {
 //   auto [A, B] = cupp::meshgrid(x, y, cupp::meshgrid_options{.sparse = true});
 template <class... X>
 auto meshgrid(const X&... args) {
+  CUPP_SAME_SPACE(X...);
   constexpr std::size_t n = sizeof...(X);
   const auto in = std::forward_as_tuple(args...);
   if constexpr (n > 0) {

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <cupp/join_arguments.hpp>
+#include <cupp/space_check.hpp>
 #include <cupp/detail/join/axis_views.hpp>
 #include <cupp/detail/join/concat.hpp>
 #include <cupp/detail/join/insert_delete.hpp>
@@ -65,32 +66,34 @@ template <class A0, class... A>
 requires(is_ndarray_v<A0> &&
          (is_ndarray_v<A> && ...)) auto concatenate(const std::tuple<A0, A...>& arrays,
                                                     join_axis axis = 0) {
+  CUPP_SAME_SPACE(A0, A...);
   using S = typename A0::space_type;
-  static_assert((std::is_same_v<typename A::space_type, S> && ...),
-                "cupp::concatenate: the arrays must all be host arrays or all device arrays");
   using R = result_type_t<typename A0::value_type, typename A::value_type...>;
   return detail::concat_tuple<R, S>(arrays, axis);
 }
 
 // numpy.concatenate(arrays, axis, out=out): writes into `out` (its shape
-// must be the result's; casting 'same_kind') and returns it.
-template <class U, class T, class S>
-const ndarray<U, S>& concatenate(std::span<const ndarray<T, S>> arrays, join_axis axis,
-                                 const out_arg<U, S>& o) {
+// must be the result's; casting 'same_kind') and returns it. (out's space
+// is a parameter of its own so that a mix reaches the space check rather
+// than failing deduction.)
+template <class U, class T, class S, class SO>
+const ndarray<U, SO>& concatenate(std::span<const ndarray<T, S>> arrays, join_axis axis,
+                                  const out_arg<U, SO>& o) {
+  CUPP_SAME_SPACE(ndarray<T, S>, out_arg<U, SO>);
   static_assert(detail::assignable<T, U>(),
                 "cupp::concatenate: Cannot cast the arrays' dtype to out's with casting rule "
                 "'same_kind'");
   detail::concat_same<T, S>(arrays, axis, &o.array);
   return o.array;
 }
-template <class U, class T, class S>
-const ndarray<U, S>& concatenate(const std::vector<ndarray<T, S>>& arrays, join_axis axis,
-                                 const out_arg<U, S>& o) {
+template <class U, class T, class S, class SO>
+const ndarray<U, SO>& concatenate(const std::vector<ndarray<T, S>>& arrays, join_axis axis,
+                                  const out_arg<U, SO>& o) {
   return concatenate<U, T, S>(std::span<const ndarray<T, S>>(arrays), axis, o);
 }
-template <class U, class T, class S>
-const ndarray<U, S>& concatenate(std::initializer_list<ndarray<T, S>> arrays, join_axis axis,
-                                 const out_arg<U, S>& o) {
+template <class U, class T, class S, class SO>
+const ndarray<U, SO>& concatenate(std::initializer_list<ndarray<T, S>> arrays, join_axis axis,
+                                  const out_arg<U, SO>& o) {
   return concatenate<U, T, S>(std::span<const ndarray<T, S>>(arrays.begin(), arrays.size()), axis,
                               o);
 }
@@ -216,9 +219,10 @@ CUPP_SPLIT_FORMS(dsplit, a.ndim() < 3, "dsplit only works on arrays of 3 or more
 
 // numpy.append(arr, values, axis=None): both flattened when axis is none,
 // else concatenated along axis; the result has their result_type.
-template <class T, class U, class S>
-ndarray<result_type_t<T, U>, S> append(const ndarray<T, S>& arr, const ndarray<U, S>& values,
+template <class T, class U, class S, class SV>
+ndarray<result_type_t<T, U>, S> append(const ndarray<T, S>& arr, const ndarray<U, SV>& values,
                                        join_axis axis = none) {
+  CUPP_SAME_SPACE(ndarray<T, S>, ndarray<U, SV>);
   using R = result_type_t<T, U>;
   if (axis.none()) {
     const ndarray<T, S> a = arr.ndim() == 1 ? arr : arr.ravel();
@@ -232,9 +236,10 @@ ndarray<result_type_t<T, U>, S> append(const ndarray<T, S>& arr, const ndarray<U
 // numpy.insert(arr, obj, values, axis=None): `values` (cast to arr's dtype,
 // broadcast as NumPy does) inserted before the positions `obj` names (an
 // integer, a slice or a list) along axis, or in the flattened array.
-template <class T, class U, class S>
-ndarray<T, S> insert(const ndarray<T, S>& arr, const positions& obj, const ndarray<U, S>& values,
+template <class T, class U, class S, class SV>
+ndarray<T, S> insert(const ndarray<T, S>& arr, const positions& obj, const ndarray<U, SV>& values,
                      join_axis axis = none) {
+  CUPP_SAME_SPACE(ndarray<T, S>, ndarray<U, SV>);
   return detail::insert_impl(arr, obj, values, axis);
 }
 

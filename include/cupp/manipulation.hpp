@@ -11,6 +11,7 @@
 #include <optional>
 #include <tuple>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/views/layout.hpp>
 #include <cupp/ndarray.hpp>
 
@@ -87,9 +88,12 @@ ndarray<T, S> broadcast_to(const ndarray<T, S>& a, const shape_t& shape) {
 // numpy.broadcast_arrays(a, b, ...): views of every argument at their
 // common shape, as a std::tuple (the arrays may differ in dtype). As in
 // NumPy they keep their arguments' write flag (see numpy-differences.md).
-template <class S, class... T>
-std::tuple<ndarray<T, S>...> broadcast_arrays(const ndarray<T, S>&... a) {
-  const std::array<shape_t, sizeof...(T)> shapes{a.shape()...};
+// (Any arrays are taken, so that a mix of spaces reaches the space check
+// rather than failing deduction.)
+template <class... A>
+requires(is_ndarray_v<A>&&...) std::tuple<A...> broadcast_arrays(const A&... a) {
+  CUPP_SAME_SPACE(A...);
+  const std::array<shape_t, sizeof...(A)> shapes{a.shape()...};
   const shape_t to = detail::broadcast_all(shapes);
   return {a.view_as(detail::broadcast_to_layout(a.shape(), a.strides(), to))...};
 }
@@ -110,16 +114,19 @@ ndarray<T, S> atleast_3d(const ndarray<T, S>& a) {
 
 // numpy.atleast_1d/2d/3d(a, b, ...) of several arrays: a std::tuple of
 // their views (the arrays may differ in dtype), as broadcast_arrays returns.
-template <class S, class... T>
-requires(sizeof...(T) >= 2) std::tuple<ndarray<T, S>...> atleast_1d(const ndarray<T, S>&... a) {
+template <class... A>
+requires(sizeof...(A) >= 2 && (is_ndarray_v<A> && ...)) std::tuple<A...> atleast_1d(const A&... a) {
+  CUPP_SAME_SPACE(A...);
   return {atleast_1d(a)...};
 }
-template <class S, class... T>
-requires(sizeof...(T) >= 2) std::tuple<ndarray<T, S>...> atleast_2d(const ndarray<T, S>&... a) {
+template <class... A>
+requires(sizeof...(A) >= 2 && (is_ndarray_v<A> && ...)) std::tuple<A...> atleast_2d(const A&... a) {
+  CUPP_SAME_SPACE(A...);
   return {atleast_2d(a)...};
 }
-template <class S, class... T>
-requires(sizeof...(T) >= 2) std::tuple<ndarray<T, S>...> atleast_3d(const ndarray<T, S>&... a) {
+template <class... A>
+requires(sizeof...(A) >= 2 && (is_ndarray_v<A> && ...)) std::tuple<A...> atleast_3d(const A&... a) {
+  CUPP_SAME_SPACE(A...);
   return {atleast_3d(a)...};
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/reduce/arguments.hpp>
 #include <cupp/detail/reduce/engine.hpp>
 #include <cupp/elementwise.hpp>
@@ -54,6 +55,7 @@ class reduction_kernel {
   // kw::axis, kw::keepdims, cupp::out(a).
   template <class... X>
   auto operator()(const X&... x) const {
+    CUPP_SAME_SPACE(X...);
     return call(std::tuple<const X&...>(x...), std::make_index_sequence<count_operands<X...>()>{});
   }
 

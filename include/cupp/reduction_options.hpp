@@ -14,6 +14,7 @@
 #include <cupp/config.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/out_arg.hpp>
+#include <cupp/space_check.hpp>
 
 // The reduction and scan methods ndarray and expressions declare, with the
 // free functions' arguments (x.sum(1) is cupp::sum(x, 1)).
@@ -128,6 +129,15 @@ template <>
 inline constexpr bool is_reduce_option_v<kw::axis_kw_arg> = true;
 template <>
 inline constexpr bool is_reduce_option_v<kw::returned_t> = true;
+
+// kw::where = mask and kw::weights = w live where their array does
+// (CUPP_SAME_SPACE).
+template <class T>
+struct arg_space<kw::where_arg<T>> : arg_space<std::remove_cvref_t<T>> {};
+template <class T>
+struct arg_space<kw::weights_arg<T>> : arg_space<std::remove_cvref_t<T>> {};
+template <class T>
+struct arg_space<kw::initial_arg<T>> : arg_space<std::remove_cvref_t<T>> {};
 
 }  // namespace detail
 

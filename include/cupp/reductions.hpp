@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/reduce/arguments.hpp>
 #include <cupp/detail/reduce/average.hpp>
 #include <cupp/detail/reduce/engine.hpp>
@@ -41,11 +42,13 @@ namespace cupp {
 #define CUPP_REDUCTION(NAME, IMPL)                                                           \
   template <class Dt = void, ::cupp::Expression E, class... Opt>                             \
   auto NAME(const E& x, ::cupp::axis_arg axis, const Opt&... o) {                            \
+    CUPP_SAME_SPACE(E, Opt...);                                                              \
     return IMPL<Dt>(::cupp::as_operand(x), ::cupp::detail::reduce_args<Opt...>(axis, o...)); \
   }                                                                                          \
   template <class Dt = void, ::cupp::Expression E, class... Opt>                             \
   requires(::cupp::detail::is_reduce_option_v<Opt> && ...) auto NAME(const E& x,             \
                                                                      const Opt&... o) {      \
+    CUPP_SAME_SPACE(E, Opt...);                                                              \
     return IMPL<Dt>(::cupp::as_operand(x),                                                   \
                     ::cupp::detail::reduce_args<Opt...>(::cupp::axis_arg{}, o...));          \
   }
@@ -83,6 +86,7 @@ CUPP_REDUCTION(nanstd, detail::impl::nanstd)
 // without weights it is mean().
 template <Expression E, class... Opt>
 auto average(const E& x, axis_arg axis, const Opt&... o) {
+  CUPP_SAME_SPACE(E, Opt...);
   const detail::reduce_args<Opt...> a(axis, o...);
   static_assert(!decltype(a)::has_where && !decltype(a)::has_initial && !decltype(a)::has_out,
                 "cupp::average takes axis, kw::weights, kw::returned and kw::keepdims");
@@ -97,12 +101,14 @@ requires(detail::is_reduce_option_v<Opt>&&...) auto average(const E& x, const Op
 template <Operand A, Operand B>
 bool allclose(const A& a, const B& b, double rtol = 1e-05, double atol = 1e-08,
               bool equal_nan = false) {
+  CUPP_SAME_SPACE(A, B);
   return all(isclose(a, b, rtol, atol, equal_nan)).item();
 }
 
 // numpy.array_equal(a, b, equal_nan): same shape and equal elements.
 template <Expression A, Expression B>
 bool array_equal(const A& a, const B& b, bool equal_nan = false) {
+  CUPP_SAME_SPACE(A, B);
   const auto x = as_operand(a);
   const auto y = as_operand(b);
   if (!(x.shape() == y.shape())) return false;
@@ -114,6 +120,7 @@ bool array_equal(const A& a, const B& b, bool equal_nan = false) {
 // elements.
 template <Expression A, Expression B>
 bool array_equiv(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   const auto x = as_operand(a);
   const auto y = as_operand(b);
   bool ok;

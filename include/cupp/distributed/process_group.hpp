@@ -45,6 +45,7 @@
 #include <cupp/expression.hpp>
 #include <cupp/nccl.hpp>
 #include <cupp/ndarray.hpp>
+#include <cupp/space_check.hpp>
 
 namespace cupp::distributed {
 
@@ -136,6 +137,7 @@ class process_group {
   // out = op over ranks of in (every rank).
   template <Expression X, class T>
   void all_reduce(const X& in, const ndarray<T>& out, reduce_op op = reduce_op::sum) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     agree("all_reduce", in.shape(), out, -1, op);
     require_shape(out, in.shape(), "all_reduce", "out");
     const auto src = contiguous<T>(in);
@@ -153,6 +155,7 @@ class process_group {
   // out (on root) = op over ranks of in; other ranks' out is not written.
   template <Expression X, class T>
   void reduce(const X& in, const ndarray<T>& out, int root, reduce_op op = reduce_op::sum) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     check_root(root);
     agree("reduce", in.shape(), out, root, op);
     if (rank_ == root) require_shape(out, in.shape(), "reduce", "out");
@@ -177,6 +180,7 @@ class process_group {
   // Rank r's out = op over ranks of in's r-th block (in.size() == size() * out.size()).
   template <Expression X, class T>
   void reduce_scatter(const X& in, const ndarray<T>& out, reduce_op op = reduce_op::sum) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     agree("reduce_scatter", in.shape(), out, -1, op);
     on_device(out, "out");
     if (cupp::detail::size_of(in.shape()) != out.size() * n_)
@@ -190,6 +194,7 @@ class process_group {
   // out = the ranks' in one after the other (out.size() == size() * in.size()).
   template <Expression X, class T>
   void all_gather(const X& in, const ndarray<T>& out) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     agree("all_gather", in.shape(), out, -1, reduce_op::sum);
     on_device(out, "out");
     if (out.size() != cupp::detail::size_of(in.shape()) * n_)
@@ -219,6 +224,7 @@ class process_group {
   // when both sides call it).
   template <Expression X, class T>
   void send_recv(const X& in, const ndarray<T>& out, int peer) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     check_peer(peer);
     on_device(out, "out");
     using U = typename std::remove_cvref_t<decltype(as_operand(in))>::value_type;
@@ -235,6 +241,7 @@ class process_group {
   // other ranks' in is not read).
   template <Expression X, class T>
   void scatter(const X& in, const ndarray<T>& out, int root) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     check_root(root);
     agree("scatter", out.shape(), out, root, reduce_op::sum);
     on_device(out, "out");
@@ -259,6 +266,7 @@ class process_group {
   // out[r] on root = rank r's in (out has shape (size(), *in.shape) on root).
   template <Expression X, class T>
   void gather(const X& in, const ndarray<T>& out, int root) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     check_root(root);
     agree("gather", in.shape(), out, root, reduce_op::sum);
     const auto src = contiguous<T>(in);
@@ -283,6 +291,7 @@ class process_group {
   // out[r] = rank r's in[rank()] (both of shape (size(), ...)).
   template <Expression X, class T>
   void all_to_all(const X& in, const ndarray<T>& out) {
+    CUPP_SAME_SPACE(X, ndarray<T>);
     agree("all_to_all", in.shape(), out, -1, reduce_op::sum);
     on_device(out, "out");
     if (in.shape().empty() || in.shape()[0] != n_)

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/linalg/einsum_pairs.hpp>
 #include <cupp/detail/linalg/einsum_plan.hpp>
 #include <cupp/detail/linalg/einsum_run.hpp>
@@ -40,6 +41,7 @@ namespace cupp {
 // it, as NumPy. NumPy's errors are value_error with its messages.
 template <Expression A, Expression... Rest>
 auto einsum(std::string_view subscripts, const A& a, const Rest&... rest) {
+  CUPP_SAME_SPACE(A, Rest...);
   static_assert(is_dtype_v<typename operand_t<A>::value_type> &&
                     (is_dtype_v<typename operand_t<Rest>::value_type> && ...),
                 "cupp::einsum: the operands are arrays or array expressions, not scalars");

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/linalg/lapack_common.hpp>
 #include <cupp/detail/linalg/lstsq_run.hpp>
 #include <cupp/detail/linalg/norm_lstsq_host.hpp>
@@ -59,6 +60,7 @@ auto pinv(const X& a, rtol relative, bool hermitian = false) {
 // float64. The rank is read back (a synchronisation on the device).
 template <Expression A, Expression B>
 auto lstsq(const A& a, const B& b, std::optional<double> rcond = std::nullopt) {
+  CUPP_SAME_SPACE(A, B);
   using TA = cupp::detail::norm_input_t<A>;
   using TB = cupp::detail::norm_input_t<B>;
   using R = result_type_t<TA, TB>;
@@ -96,6 +98,7 @@ auto lstsq(const A& a, const B& b, std::optional<double> rcond = std::nullopt) {
 // the end of a first (non-negative, as NumPy's list.remove requires).
 template <Expression A, Expression B>
 auto tensorsolve(const A& a, const B& b, const axis_arg& axes = {}) {
+  CUPP_SAME_SPACE(A, B);
   using R = result_type_t<cupp::detail::norm_input_t<A>, cupp::detail::norm_input_t<B>>;
   using S = cupp::detail::eval_space_t<typename cupp::detail::join_space<
       typename operand_t<A>::space, typename operand_t<B>::space>::type>;

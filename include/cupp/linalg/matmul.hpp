@@ -23,6 +23,7 @@
 #include <cupp/ufunc/misc.hpp>
 
 #include <cupp/cuda/runtime.hpp>
+#include <cupp/space_check.hpp>
 #include <cupp/detail/linalg/dot_run.hpp>
 #include <cupp/detail/linalg/gemm.hpp>
 #include <cupp/detail/linalg/matmul_plan.hpp>
@@ -48,6 +49,7 @@ namespace cupp {
 // gemm. Inside any other expression the product is evaluated once first.
 template <Expression A, Expression B>
 auto matmul(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   using TA = typename operand_t<A>::value_type;
   using TB = typename operand_t<B>::value_type;
   static_assert(is_dtype_v<TA> && is_dtype_v<TB>,
@@ -56,10 +58,6 @@ auto matmul(const A& a, const B& b) {
   using R = result_type_t<TA, TB>;
   using SA = typename operand_t<A>::space;
   using SB = typename operand_t<B>::space;
-  static_assert(
-      std::is_same_v<SA, SB> || std::is_same_v<SA, any_space> || std::is_same_v<SB, any_space>,
-      "cupp::matmul: the operands live on the host and on the device; move one with "
-      "cupp::asarray or cupp::asnumpy");
   using S = detail::eval_space_t<typename detail::join_space<SA, SB>::type>;
   return detail::matmul_expr<R, S>(detail::gemm_operand<R, S>(a), detail::gemm_operand<R, S>(b));
 }
@@ -72,8 +70,12 @@ auto matmul(const A& a, const B& b) {
 // result broadcasts to). Returns out.
 template <Expression A, Expression B, class T, class S>
 const ndarray<T, S>& matmul(const A& a, const B& b, const ndarray<T, S>& out) {
+  CUPP_SAME_SPACE(A, B, ndarray<T, S>);
   using R = typename decltype(matmul(a, b))::value_type;
-  static_assert(std::is_same_v<typename decltype(matmul(a, b))::space, S>,
+  // Operands that live nowhere in particular (generators) are evaluated on
+  // the device.
+  static_assert(!same_space_v<A, B, ndarray<T, S>> ||
+                    std::is_same_v<typename decltype(matmul(a, b))::space, S>,
                 "cupp::matmul: out= lives in another space (host or device) than the operands");
   detail::matmul_into(out, detail::gemm_operand<R, S>(a), detail::gemm_operand<R, S>(b));
   return out;
@@ -101,6 +103,7 @@ const ndarray<T, S>& matmul(const A& a, const B& b, const out_arg<T, S>& out) {
 // + b.shape[-1:]), an element-wise product when either is 0-d.
 template <Expression A, Expression B>
 auto dot(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   CUPP_PRODUCT_OPERANDS(a, b, x, y);
   return detail::dot_arrays(x, y);
 }
@@ -111,10 +114,12 @@ auto dot(const A& a, const B& b) {
 // with an operand. Returns out.
 template <Expression A, Expression B, class TO, class SO>
 const ndarray<TO, SO>& dot(const A& a, const B& b, const ndarray<TO, SO>& out) {
+  CUPP_SAME_SPACE(A, B, ndarray<TO, SO>);
   CUPP_PRODUCT_OPERANDS(a, b, x, y);
-  static_assert(std::is_same_v<TO, R> && std::is_same_v<SO, S>,
-                "cupp::dot: output array is not acceptable (must have the right datatype, number "
-                "of dimensions, and be a C-Array)");
+  static_assert(
+      !same_space_v<A, B, ndarray<TO, SO>> || (std::is_same_v<TO, R> && std::is_same_v<SO, S>),
+      "cupp::dot: output array is not acceptable (must have the right datatype, number "
+      "of dimensions, and be a C-Array)");
   detail::dot_into(out, x, y);
   return out;
 }
@@ -127,6 +132,7 @@ const ndarray<TO, SO>& dot(const A& a, const B& b, const out_arg<TO, SO>& out) {
 // conjugated; a 0-d array (NumPy: a scalar).
 template <Expression A, Expression B>
 auto vdot(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   CUPP_PRODUCT_OPERANDS(a, b, x, y);
   const ndarray<R, S> xf = x.reshape(shape_t{x.size()});
   const ndarray<R, S> yf = y.reshape(shape_t{x.size()});  // NumPy's message when sizes differ
@@ -139,6 +145,7 @@ auto vdot(const A& a, const B& b) {
 // b (flattened), shape (a.size, b.size).
 template <Expression A, Expression B>
 auto outer(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   CUPP_PRODUCT_OPERANDS(a, b, x, y);
   return ndarray<R, S>(multiply(x.reshape(shape_t{x.size(), 1}), y.reshape(shape_t{1, y.size()})));
 }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/linalg/lapack_common.hpp>
 #include <cupp/detail/linalg/products_plan.hpp>
 #include <cupp/detail/linalg/products_run.hpp>
@@ -34,6 +35,7 @@ namespace cupp {
 // conjugation (that is vdot and linalg.vecdot).
 template <Expression A, Expression B>
 auto inner(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   using P = detail::product_of<A, B>;
   using R = typename P::type;
   using S = typename P::space;
@@ -46,6 +48,7 @@ auto inner(const A& a, const B& b) {
 // remaining axes then b's.
 template <Expression A, Expression B>
 auto tensordot(const A& a, const B& b, const tensordot_axes& axes = 2) {
+  CUPP_SAME_SPACE(A, B);
   using P = detail::product_of<A, B>;
   using R = typename P::type;
   using S = typename P::space;
@@ -59,6 +62,7 @@ auto tensordot(const A& a, const B& b, const tensordot_axes& axes = 2) {
 // (1, b0, 1, b1, ...) (views), reshaped to (a0 * b0, a1 * b1, ...).
 template <Expression A, Expression B>
 auto kron(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   using P = detail::product_of<A, B>;
   using R = typename P::type;
   using S = typename P::space;
@@ -99,6 +103,7 @@ auto trace(const A& a, index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1)
 // vectors along axisc.
 template <Expression A, Expression B>
 auto cross(const A& a, const B& b, index_t axisa = -1, index_t axisb = -1, index_t axisc = -1) {
+  CUPP_SAME_SPACE(A, B);
   using P = detail::product_of<A, B>;
   using R = typename P::type;
   using S = typename P::space;
@@ -126,6 +131,7 @@ auto trace(const A& x, index_t offset = 0) {
 // batched matrix product of (..., 1, n) by (..., n, 1).
 template <Expression A, Expression B>
 auto vecdot(const A& x1, const B& x2, index_t axis = -1) {
+  CUPP_SAME_SPACE(A, B);
   using P = detail::product_of<A, B>;
   using R = typename P::type;
   using S = typename P::space;
@@ -143,6 +149,7 @@ auto vecdot(const A& x1, const B& x2, index_t axis = -1) {
 // 3-element vectors along axis, broadcast.
 template <Expression A, Expression B>
 auto cross(const A& x1, const B& x2, index_t axis = -1) {
+  CUPP_SAME_SPACE(A, B);
   using P = detail::product_of<A, B>;
   using R = typename P::type;
   using S = typename P::space;
@@ -176,6 +183,7 @@ ndarray<T, S> multi_dot(std::initializer_list<ndarray<T, S>> arrays) {
 // converted to their common dtype first.
 template <Expression... A>
 requires(sizeof...(A) >= 2) auto multi_dot(const A&... arrays) {
+  CUPP_SAME_SPACE(A...);
   using P = detail::product_of<A...>;
   using R = typename P::type;
   using S = typename P::space;

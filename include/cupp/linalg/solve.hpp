@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/linalg/lapack_common.hpp>
 #include <cupp/detail/linalg/solve_run.hpp>
 #include <cupp/expression.hpp>
@@ -51,16 +52,13 @@ struct slogdet_result {
 // dtypes. Throws linalg_error("Singular matrix").
 template <Expression A, Expression B>
 auto solve(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   using TA = typename operand_t<A>::value_type;
   using TB = typename operand_t<B>::value_type;
   static_assert(is_dtype_v<TA> && is_dtype_v<TB>, "cupp::linalg::solve: pass arrays, not scalars");
   using R = result_type_t<detail::linalg_type_t<TA>, detail::linalg_type_t<TB>>;
   using SA = typename operand_t<A>::space;
   using SB = typename operand_t<B>::space;
-  static_assert(
-      std::is_same_v<SA, SB> || std::is_same_v<SA, any_space> || std::is_same_v<SB, any_space>,
-      "cupp::linalg::solve: the operands live on the host and on the device; move one with "
-      "cupp::asarray or cupp::asnumpy");
   using S = detail::eval_space_t<typename detail::join_space<SA, SB>::type>;
   return detail::solve_arrays<R, S>(detail::product_operand<R, S>(a),
                                     detail::product_operand<R, S>(b));

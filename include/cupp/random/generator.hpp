@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/random/draw.hpp>
 #include <cupp/detail/random/samplers_basic.hpp>
 #include <cupp/detail/random/samplers_discrete.hpp>
@@ -352,9 +353,12 @@ class basic_generator {
   ndarray<T, AS> permuted(const ndarray<T, AS>& x, std::optional<index_t> axis = {}) {
     return detail::permuted(bg_, x, axis);
   }
-  template <class T, class AS>
+  // (out's space is a parameter of its own so that a mix reaches the space
+  // check rather than failing deduction.)
+  template <class T, class AS, class OS>
   ndarray<T, AS> permuted(const ndarray<T, AS>& x, std::optional<index_t> axis,
-                          const ndarray<T, AS>& out) {
+                          const ndarray<T, OS>& out) {
+    CUPP_SAME_SPACE(ndarray<T, AS>, ndarray<T, OS>);
     return detail::permuted(bg_, x, axis, &out);
   }
   // choice(a, size, replace, p, axis, shuffle): from arange(a) or from the
@@ -368,6 +372,7 @@ class basic_generator {
   template <std::integral I, class P>
   requires(!std::is_arithmetic_v<P>) auto choice(I a, const shape_t& size, bool replace, const P& p,
                                                  bool /*shuffle*/ = true) {
+    CUPP_SAME_SPACE(detail::array_space_for<S>, P);
     const auto probs = detail::to_probabilities(p);
     return detail::choice<S>(bg_, static_cast<index_t>(a), size, replace, &probs);
   }
@@ -381,6 +386,7 @@ class basic_generator {
                                                            const shape_t& size, bool replace,
                                                            const P& p, index_t axis = 0,
                                                            bool /*shuffle*/ = true) {
+    CUPP_SAME_SPACE(ndarray<T, AS>, P);
     const auto probs = detail::to_probabilities(p);
     return detail::choice(bg_, a, size, replace, &probs, axis);
   }
@@ -406,6 +412,7 @@ class basic_generator {
   auto multivariate_normal(const M& mean, const C& cov, const shape_t& size = {},
                            std::string_view check_valid = "warn", double tol = 1e-8,
                            std::string_view method = "svd") {
+    CUPP_SAME_SPACE(M, C);
     return detail::multivariate_normal_impl<T>::template draw<S>(bg_, mean, cov, size, check_valid,
                                                                  tol, method);
   }

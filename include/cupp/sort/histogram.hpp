@@ -23,6 +23,8 @@
 #include <cupp/manipulation.hpp>
 #include <cupp/sort/search.hpp>
 #include <cupp/sort/sort_types.hpp>
+#include <cupp/space_check.hpp>
+#include <cupp/ufunc/arithmetic.hpp>
 #include <cupp/detail/sort/histogram_run.hpp>
 #include <cupp/detail/sort/histogramdd_run.hpp>
 
@@ -34,21 +36,25 @@ namespace cupp {
 // "sturges", "sqrt"). `a` is flattened.
 template <Expression A, detail::hist::histogram_bins B = int>
 auto histogram(const A& a, const B& bins = 10, const histogram_range& range = std::nullopt) {
+  CUPP_SAME_SPACE(A, B);
   return detail::hist::histogram_impl<false, A, B, void>(a, bins, range, nullptr);
 }
 // density=True: float64 densities (integrating to 1 over the range).
 template <Expression A, detail::hist::histogram_bins B>
 auto histogram(const A& a, const B& bins, const histogram_range& range, density_t) {
+  CUPP_SAME_SPACE(A, B);
   return detail::hist::histogram_impl<true, A, B, void>(a, bins, range, nullptr);
 }
 // weights=w: sums of the weights (w's dtype), same shape as a.
 template <Expression A, detail::hist::histogram_bins B, Expression W>
 auto histogram(const A& a, const B& bins, const histogram_range& range, const W& weights) {
+  CUPP_SAME_SPACE(A, B, W);
   return detail::hist::histogram_impl<false, A, B, W>(a, bins, range, &weights);
 }
 template <Expression A, detail::hist::histogram_bins B, Expression W>
 auto histogram(const A& a, const B& bins, const histogram_range& range, density_t,
                const W& weights) {
+  CUPP_SAME_SPACE(A, B, W);
   return detail::hist::histogram_impl<true, A, B, W>(a, bins, range, &weights);
 }
 
@@ -83,6 +89,7 @@ auto histogramdd(const X& sample, const std::vector<index_t>& bins,
 template <Expression X, class E, class S>
 auto histogramdd(const X& sample, const std::vector<ndarray<E, S>>& bins,
                  const histogramdd_range& range = {}, bool density = false) {
+  CUPP_SAME_SPACE(X, ndarray<E, S>);
   return detail::hist::histogramdd_impl<X, void>(sample, detail::hist::edges_bins(bins), false,
                                                  range, density, nullptr);
 }
@@ -90,18 +97,21 @@ auto histogramdd(const X& sample, const std::vector<ndarray<E, S>>& bins,
 template <Expression X, Expression W>
 auto histogramdd(const X& sample, index_t bins, const histogramdd_range& range, bool density,
                  const W& weights) {
+  CUPP_SAME_SPACE(X, W);
   return detail::hist::histogramdd_impl<X, W>(sample, detail::hist::count_bins_dd({bins}), true,
                                               range, density, &weights);
 }
 template <Expression X, Expression W>
 auto histogramdd(const X& sample, const std::vector<index_t>& bins, const histogramdd_range& range,
                  bool density, const W& weights) {
+  CUPP_SAME_SPACE(X, W);
   return detail::hist::histogramdd_impl<X, W>(sample, detail::hist::count_bins_dd(bins), false,
                                               range, density, &weights);
 }
 template <Expression X, class E, class S, Expression W>
 auto histogramdd(const X& sample, const std::vector<ndarray<E, S>>& bins,
                  const histogramdd_range& range, bool density, const W& weights) {
+  CUPP_SAME_SPACE(X, W, ndarray<E, S>);
   return detail::hist::histogramdd_impl<X, W>(sample, detail::hist::edges_bins(bins), false, range,
                                               density, &weights);
 }
@@ -111,36 +121,42 @@ auto histogramdd(const X& sample, const std::vector<ndarray<E, S>>& bins,
 template <Expression X, Expression Y>
 auto histogram2d(const X& x, const Y& y, index_t bins = 10, const histogramdd_range& range = {},
                  bool density = false) {
+  CUPP_SAME_SPACE(X, Y);
   return detail::hist::histogram2d_impl<X, Y, void>(x, y, detail::hist::count_bins_dd({bins}),
                                                     range, density, nullptr);
 }
 template <Expression X, Expression Y>
 auto histogram2d(const X& x, const Y& y, const std::vector<index_t>& bins,
                  const histogramdd_range& range = {}, bool density = false) {
+  CUPP_SAME_SPACE(X, Y);
   return detail::hist::histogram2d_impl<X, Y, void>(x, y, detail::hist::count_bins_dd(bins), range,
                                                     density, nullptr);
 }
 template <Expression X, Expression Y, class E, class S>
 auto histogram2d(const X& x, const Y& y, const std::vector<ndarray<E, S>>& bins,
                  const histogramdd_range& range = {}, bool density = false) {
+  CUPP_SAME_SPACE(X, Y, ndarray<E, S>);
   return detail::hist::histogram2d_impl<X, Y, void>(x, y, detail::hist::edges_bins(bins), range,
                                                     density, nullptr);
 }
 template <Expression X, Expression Y, class E, class S>
 auto histogram2d(const X& x, const Y& y, const ndarray<E, S>& bins,
                  const histogramdd_range& range = {}, bool density = false) {
+  CUPP_SAME_SPACE(X, Y, ndarray<E, S>);
   return detail::hist::histogram2d_impl<X, Y, void>(x, y, detail::hist::edges_bins<S, E>({bins}),
                                                     range, density, nullptr);
 }
 template <Expression X, Expression Y, Expression W>
 auto histogram2d(const X& x, const Y& y, index_t bins, const histogramdd_range& range, bool density,
                  const W& weights) {
+  CUPP_SAME_SPACE(X, Y, W);
   return detail::hist::histogram2d_impl<X, Y, W>(x, y, detail::hist::count_bins_dd({bins}), range,
                                                  density, &weights);
 }
 template <Expression X, Expression Y, Expression W>
 auto histogram2d(const X& x, const Y& y, const std::vector<index_t>& bins,
                  const histogramdd_range& range, bool density, const W& weights) {
+  CUPP_SAME_SPACE(X, Y, W);
   return detail::hist::histogram2d_impl<X, Y, W>(x, y, detail::hist::count_bins_dd(bins), range,
                                                  density, &weights);
 }
@@ -148,6 +164,7 @@ auto histogram2d(const X& x, const Y& y, const std::vector<index_t>& bins,
 template <Expression X, Expression Y, class E, class S, Expression W>
 auto histogram2d(const X& x, const Y& y, const std::vector<ndarray<E, S>>& bins,
                  const histogramdd_range& range, bool density, const W& weights) {
+  CUPP_SAME_SPACE(X, Y, W, ndarray<E, S>);
   return detail::hist::histogram2d_impl<X, Y, W>(x, y, detail::hist::edges_bins(bins), range,
                                                  density, &weights);
 }

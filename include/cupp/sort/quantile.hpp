@@ -27,6 +27,7 @@
 #include <cupp/reductions.hpp>
 #include <cupp/sort/sort.hpp>
 #include <cupp/sort/sort_types.hpp>
+#include <cupp/space_check.hpp>
 #include <cupp/detail/sort/quantile_run.hpp>
 
 namespace cupp {
@@ -55,17 +56,20 @@ concept quantile_scalar = std::is_arithmetic_v<Q>;
   }                                                                                               \
   template <Expression E, quantile_scalar Q, Expression W>                                        \
   auto NAME(const E& a, Q q, axis_arg axis, const W& weights, quantile_options o) {               \
+    CUPP_SAME_SPACE(E, W);                                                                        \
     return detail::quantiles::weighted_entry<true, PERCENT, SKIPNAN>(                             \
         a, weights, {static_cast<double>(q)}, axis, o);                                           \
   }                                                                                               \
   template <Expression E, Expression W>                                                           \
   auto NAME(const E& a, const std::vector<double>& q, axis_arg axis, const W& weights,            \
             quantile_options o) {                                                                 \
+    CUPP_SAME_SPACE(E, W);                                                                        \
     return detail::quantiles::weighted_entry<false, PERCENT, SKIPNAN>(a, weights, q, axis, o);    \
   }                                                                                               \
   template <Expression E, Expression W>                                                           \
   auto NAME(const E& a, std::initializer_list<double> q, axis_arg axis, const W& weights,         \
             quantile_options o) {                                                                 \
+    CUPP_SAME_SPACE(E, W);                                                                        \
     return detail::quantiles::weighted_entry<false, PERCENT, SKIPNAN>(                            \
         a, weights, std::vector<double>(q), axis, o);                                             \
   }

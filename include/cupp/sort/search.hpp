@@ -20,6 +20,7 @@
 #include <cupp/expression.hpp>
 #include <cupp/ndarray.hpp>
 #include <cupp/reductions.hpp>
+#include <cupp/space_check.hpp>
 #include <cupp/detail/sort/search_run.hpp>
 
 namespace cupp {
@@ -30,6 +31,7 @@ namespace cupp {
 template <Expression A, class V>
 requires(Expression<V> || Scalar<V>) auto searchsorted(const A& a, const V& v,
                                                        std::string_view side = "left") {
+  CUPP_SAME_SPACE(A, V);
   return detail::search::searchsorted_impl<A, V, void>(a, v, side, nullptr);
 }
 
@@ -40,6 +42,7 @@ template <Expression A, class V, class T, class S>
 requires(Expression<V> || Scalar<V>) auto searchsorted(const A& a, const V& v,
                                                        std::string_view side,
                                                        const ndarray<T, S>& sorter) {
+  CUPP_SAME_SPACE(A, V, ndarray<T, S>);
   return detail::search::searchsorted_impl<A, V, ndarray<T, S>>(a, v, side, &sorter);
 }
 
@@ -48,6 +51,7 @@ requires(Expression<V> || Scalar<V>) auto searchsorted(const A& a, const V& v,
 // back on the device).
 template <Expression X, Expression B>
 auto digitize(const X& x_in, const B& bins_in, bool right = false) {
+  CUPP_SAME_SPACE(X, B);
   return detail::search::digitize_impl(x_in, bins_in, right);
 }
 
@@ -61,6 +65,7 @@ auto bincount(const X& x, index_t minlength = 0) {
 // numpy.bincount(x, weights, minlength): float64 sums of the weights.
 template <Expression X, Expression W>
 auto bincount(const X& x, const W& weights, index_t minlength = 0) {
+  CUPP_SAME_SPACE(X, W);
   return detail::search::bincount_impl<X, W>(x, &weights, minlength);
 }
 

@@ -24,6 +24,7 @@
 #include <cupp/expression.hpp>
 #include <cupp/sort/sort.hpp>
 #include <cupp/sort/sort_types.hpp>
+#include <cupp/space_check.hpp>
 #include <cupp/detail/sort/sets_run.hpp>
 
 namespace cupp {
@@ -35,6 +36,7 @@ namespace cupp {
 template <Expression E, Expression T>
 auto isin(const E& element, const T& test_elements, bool assume_unique = false, bool invert = false,
           std::string_view kind = {}) {
+  CUPP_SAME_SPACE(E, T);
   (void)assume_unique;
   return detail::sets::isin_impl(element, test_elements, invert, kind, element.shape());
 }
@@ -43,6 +45,7 @@ auto isin(const E& element, const T& test_elements, bool assume_unique = false, 
 template <Expression E, Expression T>
 auto in1d(const E& element, const T& test_elements, bool assume_unique = false, bool invert = false,
           std::string_view kind = {}) {
+  CUPP_SAME_SPACE(E, T);
   (void)assume_unique;
   return detail::sets::isin_impl(element, test_elements, invert, kind,
                                  shape_t{detail::size_of(element.shape())});
@@ -52,6 +55,7 @@ auto in1d(const E& element, const T& test_elements, bool assume_unique = false, 
 // both, in the promoted dtype.
 template <Expression A, Expression B>
 auto intersect1d(const A& ar1, const B& ar2, bool assume_unique = false) {
+  CUPP_SAME_SPACE(A, B);
   return detail::sets::intersect1d_impl(ar1, ar2, assume_unique);
 }
 
@@ -60,12 +64,14 @@ auto intersect1d(const A& ar1, const B& ar2, bool assume_unique = false) {
 // the search for first occurrences.
 template <Expression A, Expression B>
 auto intersect1d(const A& ar1, const B& ar2, bool assume_unique, return_indices_t) {
+  CUPP_SAME_SPACE(A, B);
   return detail::sets::intersect1d_indices_impl(ar1, ar2, assume_unique);
 }
 
 // numpy.union1d(ar1, ar2): the sorted unique values in either.
 template <Expression A, Expression B>
 auto union1d(const A& ar1, const B& ar2) {
+  CUPP_SAME_SPACE(A, B);
   return detail::sets::union1d_impl(ar1, ar2);
 }
 
@@ -74,6 +80,7 @@ auto union1d(const A& ar1, const B& ar2) {
 // (flattened) order.
 template <Expression A, Expression B>
 auto setdiff1d(const A& ar1, const B& ar2, bool assume_unique = false) {
+  CUPP_SAME_SPACE(A, B);
   return detail::sets::setdiff1d_impl(ar1, ar2, assume_unique);
 }
 
@@ -81,6 +88,7 @@ auto setdiff1d(const A& ar1, const B& ar2, bool assume_unique = false) {
 // exactly one of the two.
 template <Expression A, Expression B>
 auto setxor1d(const A& ar1, const B& ar2, bool assume_unique = false) {
+  CUPP_SAME_SPACE(A, B);
   return detail::sets::setxor1d_impl(ar1, ar2, assume_unique);
 }
 

@@ -18,6 +18,7 @@
 
 #include <cupp/axis.hpp>
 #include <cupp/expression.hpp>
+#include <cupp/space_check.hpp>
 #include <cupp/detail/sort/sort_args.hpp>
 #include <cupp/detail/sort/sort_run.hpp>
 
@@ -64,6 +65,7 @@ void sort_inplace(const ndarray<T, S>& x, int axis = -1, std::string_view kind =
 // shape, any dtypes.
 template <Expression K0, Expression... K>
 auto lexsort(const K0& first, const K&... rest) {
+  CUPP_SAME_SPACE(K0, K...);
   return detail::sorting::lexsort_keys(as_operand(first), as_operand(rest)...);
 }
 

@@ -13,6 +13,7 @@
 // Expressions and the array their leaves hold, before the machinery.
 #include <cupp/expression.hpp>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/expression/ufunc_define.hpp>
 #include <cupp/errors.hpp>
@@ -40,6 +41,7 @@ CUPP_UFUNC_2(float_power, ops::float_power)
 // ops::arith::int_power for what a negative element gives).
 template <Operand A, Operand B>
 auto power(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   using In = typename decltype(make_ufunc(ops::power{}, a, b))::signature::template in<1>;
   ops::power op;
   if constexpr (std::is_same_v<In, float> || std::is_same_v<In, double>) {
@@ -57,6 +59,7 @@ auto power(const A& a, const B& b) {
 }
 template <Operand A, Operand B, class T_, class S_>
 const ndarray<T_, S_>& power(const A& a, const B& b, const out_arg<T_, S_>& o) {
+  CUPP_SAME_SPACE(A, B, out_arg<T_, S_>);
   detail::check_ufunc_out(o.array, a, b);
   return detail::write_out(o, power(a, b));
 }
@@ -65,12 +68,16 @@ const ndarray<T_, S_>& power(const A& a, const B& b, const out_arg<T_, S_>& o) {
 // auto [q, r] = cupp::divmod(x, y);
 template <Operand A, Operand B>
 auto divmod(const A& a, const B& b) {
+  CUPP_SAME_SPACE(A, B);
   return detail::evaluate_pair(make_ufunc(ops::divmod{}, a, b));
 }
 // cupp::divmod(x, y, cupp::out(q), cupp::out(r)): numpy.divmod(x, y, out=(q, r)).
-template <Operand A, Operand B, class T1, class T2, class S>
+// (Each out= has a space parameter of its own so that a mix reaches the
+// space check rather than failing deduction.)
+template <Operand A, Operand B, class T1, class T2, class S, class S2>
 std::pair<ndarray<T1, S>, ndarray<T2, S>> divmod(const A& a, const B& b, const out_arg<T1, S>& q,
-                                                 const out_arg<T2, S>& r) {
+                                                 const out_arg<T2, S2>& r) {
+  CUPP_SAME_SPACE(A, B, out_arg<T1, S>, out_arg<T2, S2>);
   detail::check_ufunc_out2(q.array, r.array, a, b);
   return detail::write_pair(q, r, make_ufunc(ops::divmod{}, a, b));
 }
@@ -82,9 +89,10 @@ template <Operand A>
 auto frexp(const A& a) {
   return detail::evaluate_pair(make_ufunc(ops::frexp{}, a));
 }
-template <Operand A, class T1, class T2, class S>
+template <Operand A, class T1, class T2, class S, class S2>
 std::pair<ndarray<T1, S>, ndarray<T2, S>> frexp(const A& a, const out_arg<T1, S>& mantissa,
-                                                const out_arg<T2, S>& exponent) {
+                                                const out_arg<T2, S2>& exponent) {
+  CUPP_SAME_SPACE(A, out_arg<T1, S>, out_arg<T2, S2>);
   detail::check_ufunc_out2(mantissa.array, exponent.array, a);
   return detail::write_pair(mantissa, exponent, make_ufunc(ops::frexp{}, a));
 }
@@ -94,9 +102,10 @@ template <Operand A>
 auto modf(const A& a) {
   return detail::evaluate_pair(make_ufunc(ops::modf{}, a));
 }
-template <Operand A, class T1, class T2, class S>
+template <Operand A, class T1, class T2, class S, class S2>
 std::pair<ndarray<T1, S>, ndarray<T2, S>> modf(const A& a, const out_arg<T1, S>& fractional,
-                                               const out_arg<T2, S>& integral) {
+                                               const out_arg<T2, S2>& integral) {
+  CUPP_SAME_SPACE(A, out_arg<T1, S>, out_arg<T2, S2>);
   detail::check_ufunc_out2(fractional.array, integral.array, a);
   return detail::write_pair(fractional, integral, make_ufunc(ops::modf{}, a));
 }

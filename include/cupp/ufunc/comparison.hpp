@@ -11,6 +11,7 @@
 // Expressions and the array their leaves hold, before the machinery.
 #include <cupp/expression.hpp>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/ops/comparison.hpp>
 #include <cupp/detail/ufunc/comparison.hpp>
 #include <cupp/detail/expression/ufunc_define.hpp>
@@ -20,10 +21,12 @@ namespace cupp {
 #define CUPP_COMPARISON_UFUNC(NAME)                                               \
   template <Operand A, Operand B>                                                 \
   auto NAME(const A& a, const B& b) {                                             \
+    CUPP_SAME_SPACE(A, B);                                                        \
     return detail::make_comparison<ops::NAME>(a, b);                              \
   }                                                                               \
   template <Operand A, Operand B, class T_, class S_>                             \
   const ndarray<T_, S_>& NAME(const A& a, const B& b, const out_arg<T_, S_>& o) { \
+    CUPP_SAME_SPACE(A, B, out_arg<T_, S_>);                                       \
     detail::check_ufunc_out(o.array, a, b);                                       \
     return detail::write_out(o, NAME(a, b));                                      \
   }

@@ -13,6 +13,7 @@
 // Expressions and the array their leaves hold, before the machinery.
 #include <cupp/expression.hpp>
 
+#include <cupp/space_check.hpp>
 #include <cupp/detail/ops/arithmetic.hpp>
 #include <cupp/detail/ops/closeness.hpp>
 #include <cupp/detail/ops/complex_parts.hpp>
@@ -73,11 +74,13 @@ auto round(const A& a, int decimals = 0) {
 }
 template <Operand A, class T_, class S_>
 const ndarray<T_, S_>& round(const A& a, int decimals, const out_arg<T_, S_>& o) {
+  CUPP_SAME_SPACE(A, out_arg<T_, S_>);
   detail::check_ufunc_out(o.array, a);
   return detail::write_out(o, round(a, decimals));
 }
 template <Operand A, class T_, class S_>
 const ndarray<T_, S_>& round(const A& a, const out_arg<T_, S_>& o) {
+  CUPP_SAME_SPACE(A, out_arg<T_, S_>);
   detail::check_ufunc_out(o.array, a);
   return detail::write_out(o, round(a));
 }
@@ -105,6 +108,7 @@ auto angle(const A& z, bool deg = false) {
 template <Operand A, Operand B>
 auto isclose(const A& a, const B& b, double rtol = 1e-05, double atol = 1e-08,
              bool equal_nan = false) {
+  CUPP_SAME_SPACE(A, B);
   using op = ops::isclose_op<is_weak_v<detail::misc::operand_value_t<B>>>;
   return make_ufunc(op{rtol, atol, equal_nan}, a, b);
 }
@@ -128,6 +132,7 @@ auto nan_to_num(const A& x, double nan = 0.0, std::optional<double> posinf = std
 // clip(a, lo, std::nullopt) is maximum(a, lo), both nullopt is positive(a).
 template <Operand A, detail::misc::ClipBound L, detail::misc::ClipBound H>
 auto clip(const A& a, const L& a_min, const H& a_max) {
+  CUPP_SAME_SPACE(A, L, H);
   constexpr bool no_min = std::is_same_v<L, std::nullopt_t>;
   constexpr bool no_max = std::is_same_v<H, std::nullopt_t>;
   using T = promote_t<detail::misc::operand_value_t<A>>;
@@ -144,6 +149,7 @@ auto clip(const A& a, const L& a_min, const H& a_max) {
 }
 template <Operand A, detail::misc::ClipBound L, detail::misc::ClipBound H, class T_, class S_>
 const ndarray<T_, S_>& clip(const A& a, const L& a_min, const H& a_max, const out_arg<T_, S_>& o) {
+  CUPP_SAME_SPACE(A, L, H, out_arg<T_, S_>);
   // The operands of the ufunc NumPy runs: clip, or maximum / minimum for
   // one bound, or the array alone.
   constexpr bool no_min = std::is_same_v<L, std::nullopt_t>;
@@ -163,6 +169,7 @@ const ndarray<T_, S_>& clip(const A& a, const L& a_min, const H& a_max, const ou
 // the result dtype is result_type(x, y) with C++ scalars weak (NEP 50).
 template <Operand C, Operand A, Operand B>
 auto where(const C& condition, const A& x, const B& y) {
+  CUPP_SAME_SPACE(C, A, B);
   using R =
       ops::where::result_t<detail::misc::operand_value_t<A>, detail::misc::operand_value_t<B>>;
   return make_ufunc(ops::where{}, condition, detail::misc::where_operand<R>(x),
