@@ -140,7 +140,13 @@ def summarise(results):
     per("s per expression of a new dtype", "expression_dtypes[NDT=5]", "expression_dtypes[NDT=1]",
         40, 0.3)
     per("s per reduction of a new dtype", "reductions[NDT=5]", "reductions[NDT=1]", 40, 1.0)
+    per("s per sum(x * y, 1) of a new dtype", "reduction_dtypes[NDT=4]", "reduction_dtypes[NDT=1]",
+        3, 1.0)
     per("s per indexing call of a new dtype", "indexing[NDT=5]", "indexing[NDT=1]", 40, 1.0)
+    # Every area header outside the umbrella costs at most 1.2 umbrellas.
+    for area in ("linalg_hpp", "sort_hpp", "random_hpp", "kernels_hpp"):
+        if area in t and "cupp_hpp" in t:
+            rows.append((f"{area} / cupp_hpp (ratio)", t[area] / t["cupp_hpp"], 1.2))
     if rows:
         print("\n  figure                                      value  target")
         for name, value, target in rows:
