@@ -26,5 +26,12 @@ void device_paths_linalg_solvers();
 void device_paths_correlation();
 void device_paths_sort();
 void device_paths_distributed_array();
+void device_paths_random();
+void device_paths_random_float32();
+void device_paths_random_gamma();
+void device_paths_random_discrete();
+void device_paths_random_shuffle();
+void device_paths_kernels();
+void device_paths_interop();
 // Built where NCCL is found (CUPP_HAVE_NCCL).
 void device_paths_distributed();

@@ -87,6 +87,27 @@ BOOST_AUTO_TEST_CASE(sort) {
 BOOST_AUTO_TEST_CASE(distributed_array) {
   run_area(device_paths_distributed_array);
 }
+BOOST_AUTO_TEST_CASE(random) {
+  run_area(device_paths_random);
+}
+BOOST_AUTO_TEST_CASE(random_float32) {
+  run_area(device_paths_random_float32);
+}
+BOOST_AUTO_TEST_CASE(random_gamma) {
+  run_area(device_paths_random_gamma);
+}
+BOOST_AUTO_TEST_CASE(random_discrete) {
+  run_area(device_paths_random_discrete);
+}
+BOOST_AUTO_TEST_CASE(random_shuffle) {
+  run_area(device_paths_random_shuffle);
+}
+BOOST_AUTO_TEST_CASE(kernels) {
+  run_area(device_paths_kernels);
+}
+BOOST_AUTO_TEST_CASE(interop) {
+  run_area(device_paths_interop);
+}
 #if defined(CUPP_HAVE_NCCL)
 BOOST_AUTO_TEST_CASE(distributed) {
   run_area(device_paths_distributed);
