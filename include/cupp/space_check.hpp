@@ -31,9 +31,9 @@ namespace detail {
 // Where an argument of type X lives: device_space, host_space or any_space.
 // A space names itself (the space a function computes in, as a random
 // Generator's); arrays say it in space_type, expressions and lazy views in
-// space; a
-// container or an optional (anything else with a value_type) lives where
-// its elements do. Keyword wrappers specialise it (reduction_options.hpp).
+// space; a container or an optional (anything else with a value_type)
+// lives where its elements do. Keyword wrappers specialise it
+// (reduction_options.hpp).
 template <class X>
 struct arg_space {
   using type = any_space;
@@ -82,10 +82,14 @@ inline constexpr bool same_space_v =
 
 }  // namespace cupp
 
+// The words, a macro so that internal checks (which static_assert on
+// types of their own) can say the same.
+#define CUPP_SAME_SPACE_MESSAGE                                         \
+  "cupp: the arguments mix host and device arrays; move one side with " \
+  "cupp::asarray (host to device) or cupp::asnumpy (device to host)"
+
 // A macro so that the assertion sits in the body of each function: the
 // diagnostic then names the function and the caller's line, once per call
 // (a shared function template would report one combination of types once).
-#define CUPP_SAME_SPACE(...)                                                          \
-  static_assert(::cupp::same_space_v<__VA_ARGS__>,                                    \
-                "cupp: the arguments mix host and device arrays; move one side with " \
-                "cupp::asarray (host to device) or cupp::asnumpy (device to host)")
+#define CUPP_SAME_SPACE(...) \
+  static_assert(::cupp::same_space_v<__VA_ARGS__>, CUPP_SAME_SPACE_MESSAGE)
