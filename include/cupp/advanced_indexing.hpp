@@ -185,7 +185,7 @@ class gather_ref : public expression_base<gather_ref<T, S, K>> {
 template <class T, class S, class... X>
 requires(sizeof...(X) >= 2) void scatter_add(const ndarray<T, S>& a, const X&... x) {
   // The last argument is the value; index arrays before it may live on the host.
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>...,
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>...,
                   typename decltype((std::type_identity<X>{}, ...))::type);
   detail::scatter_call<detail::add_op>(
       a, [](const auto& t, const auto& v) { return cupp::add(t, v); }, std::forward_as_tuple(x...),
@@ -195,7 +195,7 @@ requires(sizeof...(X) >= 2) void scatter_add(const ndarray<T, S>& a, const X&...
 template <class T, class S, class... X>
 requires(sizeof...(X) >= 2) void scatter_max(const ndarray<T, S>& a, const X&... x) {
   // The last argument is the value; index arrays before it may live on the host.
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>...,
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>...,
                   typename decltype((std::type_identity<X>{}, ...))::type);
   detail::scatter_call<detail::max_op>(
       a, [](const auto& t, const auto& v) { return cupp::maximum(t, v); },
@@ -205,7 +205,7 @@ requires(sizeof...(X) >= 2) void scatter_max(const ndarray<T, S>& a, const X&...
 template <class T, class S, class... X>
 requires(sizeof...(X) >= 2) void scatter_min(const ndarray<T, S>& a, const X&... x) {
   // The last argument is the value; index arrays before it may live on the host.
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>...,
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>...,
                   typename decltype((std::type_identity<X>{}, ...))::type);
   detail::scatter_call<detail::min_op>(
       a, [](const auto& t, const auto& v) { return cupp::minimum(t, v); },
@@ -217,7 +217,7 @@ requires(sizeof...(X) >= 2) void scatter_min(const ndarray<T, S>& a, const X&...
 template <class T, class S, class X>
 ndarray<T, S> take(const ndarray<T, S>& a, const X& indices, std::optional<index_t> axis = {},
                    take_mode mode = take_mode::raise) {
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>);
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>);
   // NumPy takes along axis 0 of a 0-d array as of its 1-element form.
   const ndarray<T, S> src = axis && a.ndim() > 0 ? a : a.reshape(-1);
   const int ax = axis ? detail::checked_axis(*axis, src.ndim()) : 0;
@@ -235,7 +235,7 @@ ndarray<T, S> take(const ndarray<T, S>& a, const X& indices, std::optional<index
 template <class T, class S, class X>
 ndarray<T, S> take_along_axis(const ndarray<T, S>& arr, const X& indices,
                               std::optional<index_t> axis) {
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>);
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>);
   auto idx = detail::to_index_array<S>(indices);
   ndarray<T, S> src = arr;
   int ax = 0;
@@ -257,7 +257,7 @@ ndarray<T, S> take_along_axis(const ndarray<T, S>& arr, const X& indices,
 template <class T, class S, class X, Operand V>
 void put_along_axis(const ndarray<T, S>& arr, const X& indices, const V& values,
                     std::optional<index_t> axis) {
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>, V);
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>, V);
   auto idx = detail::to_index_array<S>(indices);
   if (!axis) {
     if (idx.ndim() != 1)
@@ -282,7 +282,7 @@ void put_along_axis(const ndarray<T, S>& arr, const X& indices, const V& values,
 // a scalar) repeated as often as ind needs; an empty v writes nothing.
 template <class T, class S, class X, Operand V>
 void put(const ndarray<T, S>& a, const X& ind, const V& v, take_mode mode = take_mode::raise) {
-  CUPP_SAME_SPACE(ndarray<T, S>, index_arg<X>, V);
+  CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>, V);
   if (!a.flags().writeable) throw value_error("assignment destination is read-only");
   auto idx = detail::to_index_array<S>(ind);
   if (!idx.is_c_contiguous()) idx = idx.copy();
@@ -298,7 +298,7 @@ void put(const ndarray<T, S>& a, const X& ind, const V& v, take_mode mode = take
 template <class T, class S, class X>
 ndarray<T, S> choose(const X& a, const std::vector<ndarray<T, S>>& choices,
                      take_mode mode = take_mode::raise) {
-  CUPP_SAME_SPACE(index_arg<X>, ndarray<T, S>);
+  CUPP_SAME_SPACE(detail::index_arg<X>, ndarray<T, S>);
   if (choices.empty()) throw value_error("0-length sequence.");
   return detail::choose_from(detail::to_index_array<S>(a), choices, detail::to_index_mode(mode));
 }

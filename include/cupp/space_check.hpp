@@ -9,8 +9,9 @@
 //
 // Scalars, generators and other values that live nowhere in particular
 // (any_space) go with either. Index arguments that are uploaded when they
-// live on the host (take's indices, x(idx)) are named index_arg<X>: a host
-// index array then goes with device data, never a device one with host data.
+// live on the host (take's indices, x(idx)) are named detail::index_arg<X>:
+// a host index array then goes with device data, never a device one with
+// host data.
 // cupp-layer: vocabulary
 #pragma once
 
@@ -22,11 +23,12 @@
 
 namespace cupp {
 
-// An index argument: a host array of it is uploaded for device data.
+namespace detail {
+
+// An index argument (CUPP_SAME_SPACE(ndarray<T, S>, detail::index_arg<X>)):
+// a host array of it is uploaded for device data.
 template <class X>
 struct index_arg {};
-
-namespace detail {
 
 // Where an argument of type X lives: device_space, host_space or any_space.
 // A space names itself (the space a function computes in, as a random
