@@ -12,7 +12,7 @@
 using types = std::tuple<float, double, std::int32_t, std::int64_t>;
 
 template <class T>
-cupp::ndarray<T> row_dots(const cupp::ndarray<T>& x, const cupp::ndarray<T>& y) {
+auto row_dots(const cupp::ndarray<T>& x, const cupp::ndarray<T>& y) {
   return cupp::sum(x * y, 1);
 }
 
