@@ -63,6 +63,10 @@ void dlpack() {
   dl::release(cupp::to_dlpack_unversioned(x));
 }
 
+struct plus_one {
+  __host__ __device__ double operator()(float f) const { return static_cast<double>(f) + 1; }
+};
+
 void iterators() {
   // Thrust reads a strided view and an expression, writes through a
   // reversed strided view and a transposed one, and sorts a column.
@@ -82,6 +86,10 @@ void iterators() {
   thrust::sequence(thrust::device, cupp::begin(v), cupp::end(v), 1);
   expect_values(a, {0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 1, 2}, "thrust::sequence through a view");
 
+  const cupp::ndarray<double> y = cupp::zeros<double>({4, 3});
+  const auto yt = y.T();  // (3, 4), F-ordered
+  thrust::transform(cupp::begin(e), cupp::end(e), cupp::begin(yt), plus_one{});
+  expect_values(y, {1, 9, 17, 3, 11, 19, 5, 13, 21, 7, 15, 23}, "thrust::transform into y.T()");
 
   const cupp::ndarray<std::int64_t> m =
       (cupp::arange<std::int64_t>(12) * 5 % 7).eval().reshape({4, 3});
