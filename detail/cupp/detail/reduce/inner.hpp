@@ -222,14 +222,12 @@ __device__ inline void flat_rows_reduce(const E& e, const result_writer<Red, Out
   }
 }
 
-// General: only the team walk below, which serves every inner layout (the
-// flat and short-row modes are faster paths for some).
-template <int N, int ND, bool General, class Red, class E, class P, class Out>
+template <int N, int ND, class Red, class E, class P, class Out>
 __device__ inline void inner_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
   const Red& red = w.red;
-  if constexpr (ND == 2 && has_dense_load<E> && !General) {
+  if constexpr (ND == 2 && has_dense_load<E>) {
     if (g.flat) {
       if constexpr (!Red::needs_index) {
         if (g.flat_rows) {
@@ -241,10 +239,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
       return;
     }
   }
-  if (!General && g.team <= 32 && g.work <= g.team) {
-    // At most one chunk per lane (short rows): the loads of four rounds go
-    // out before the first is used. Every lane of a warp runs the same
-    // rounds, for the shuffles.
+  if (g.team <= 32) {
     const int team = g.team;
     const int lane = threadIdx.x % team;
     const index_t per_block = reduce_threads / team;
@@ -252,75 +247,71 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
     const index_t warp_first =
         static_cast<index_t>(blockIdx.x) * per_block + (threadIdx.x & ~31u) / team;
     const index_t step = static_cast<index_t>(gridDim.x) * per_block;
-    constexpr int U = 4;
-    // The lane's chunk within a row is the same in every round.
-    index_t lane_c[kernel_dims] = {};
-    inner_work_coords<ND>(g, lane < g.work ? lane : 0, lane_c);
-    lane_c[0] *= N;
-    const int lane_count =
-        lane < g.work ? static_cast<int>(g.n0 - lane_c[0] < N ? g.n0 - lane_c[0] : N) : 0;
-    for (index_t round = 0; warp_first + round * step < g.teams; round += U) {
-      index_t c[U][kernel_dims];
-      typename E::regs r[U];
-      int count[U];
-      index_t p0[U];
+    if (g.work <= team) {
+      // At most one chunk per lane (short rows): the loads of four rounds
+      // go out before the first is used. Every lane of a warp runs the same
+      // rounds, for the shuffles.
+      constexpr int U = 4;
+      // The lane's chunk within a row is the same in every round.
+      index_t lane_c[kernel_dims] = {};
+      inner_work_coords<ND>(g, lane < g.work ? lane : 0, lane_c);
+      lane_c[0] *= N;
+      const int lane_count =
+          lane < g.work ? static_cast<int>(g.n0 - lane_c[0] < N ? g.n0 - lane_c[0] : N) : 0;
+      for (index_t round = 0; warp_first + round * step < g.teams; round += U) {
+        index_t c[U][kernel_dims];
+        typename E::regs r[U];
+        int count[U];
+        index_t p0[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const index_t o = first + (round + u) * step;
+        for (int u = 0; u < U; ++u) {
+          const index_t o = first + (round + u) * step;
 #pragma unroll
-        for (int k = 0; k < kernel_dims; ++k) c[u][k] = lane_c[k];
-        decode_dims<ND>(g, o < g.teams ? o : 0, 1, g.kept_dims + 1, c[u]);
-        count[u] = o < g.teams ? lane_count : 0;
-        p0[u] = Red::needs_index ? pos.at(c[u], ND) : 0;
-        if (count[u] > 0) e.load(r[u], c[u], ND, count[u]);
+          for (int k = 0; k < kernel_dims; ++k) c[u][k] = lane_c[k];
+          decode_dims<ND>(g, o < g.teams ? o : 0, 1, g.kept_dims + 1, c[u]);
+          count[u] = o < g.teams ? lane_count : 0;
+          p0[u] = Red::needs_index ? pos.at(c[u], ND) : 0;
+          if (count[u] > 0) e.load(r[u], c[u], ND, count[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          A acc = red.identity();
+          accumulate_chunk<N, false>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
+          for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
+          if (lane == 0 && first + (round + u) * step < g.teams) w.write(acc, c[u], ND);
+        }
       }
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        A acc = red.identity();
-        accumulate_chunk<N, false>(e, red, acc, r[u], p0[u], pos.st[0], count[u]);
-        for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
-        if (lane == 0 && first + (round + u) * step < g.teams) w.write(acc, c[u], ND);
-      }
+      return;
+    }
+    for (index_t round = 0; warp_first + round * step < g.teams; ++round) {
+      const index_t o = first + round * step;
+      const bool valid = o < g.teams;
+      index_t c[kernel_dims] = {};
+      decode_dims<ND>(g, valid ? o : 0, 1, g.kept_dims + 1, c);
+      A acc = red.identity();
+      if (valid) inner_accumulate<N, ND>(e, pos, red, acc, g, c, lane, g.work, team);
+      for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
+      if (valid && lane == 0) w.write(acc, c, ND);
     }
     return;
   }
-  // Longer rows: a team of lanes (or the whole block) per result walks the
-  // row, lanes combining through shuffles (or the block through
-  // cub::BlockReduce, after which a block that shares its result's work
-  // with others leaves a partial result). One copy of the walk serves both
-  // teams: the walk is most of the kernel's code.
-  const bool whole = g.team > 32;
-  const int team = whole ? reduce_threads : g.team;
-  const int lane = threadIdx.x % team;
-  const index_t per_block = reduce_threads / team;
-  const index_t first = static_cast<index_t>(blockIdx.x) * per_block + threadIdx.x / team;
-  // Every lane of a warp (every thread of the block) runs the same rounds.
-  const index_t warp_first =
-      static_cast<index_t>(blockIdx.x) * per_block + (whole ? 0 : (threadIdx.x & ~31u) / team);
-  const index_t step = static_cast<index_t>(gridDim.x) * per_block;
-  const index_t begin = whole ? static_cast<index_t>(blockIdx.y) * g.seg_len : 0;
-  const index_t end = whole && begin + g.seg_len < g.work ? begin + g.seg_len : g.work;
   using block_reduce = cub::BlockReduce<A, reduce_threads>;
   __shared__ typename block_reduce::TempStorage temp;
-  for (index_t round = 0; warp_first + round * step < g.teams; ++round) {
-    const index_t o = first + round * step;
-    const bool valid = o < g.teams;
+  const index_t begin = static_cast<index_t>(blockIdx.y) * g.seg_len;
+  const index_t end = begin + g.seg_len < g.work ? begin + g.seg_len : g.work;
+  for (index_t o = blockIdx.x; o < g.teams; o += gridDim.x) {
     index_t c[kernel_dims] = {};
-    decode_dims<ND>(g, valid ? o : 0, 1, g.kept_dims + 1, c);
+    decode_dims<ND>(g, o, 1, g.kept_dims + 1, c);
     A acc = red.identity();
-    if (valid) inner_accumulate<N, ND>(e, pos, red, acc, g, c, begin + lane, end, team);
-    if (whole) {
-      acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
-      __syncthreads();
-    } else {
-      for (int s = team / 2; s > 0; s >>= 1) acc = red.combine(acc, shuffle_down(acc, s, team));
-    }
-    if (valid && lane == 0) {
+    inner_accumulate<N, ND>(e, pos, red, acc, g, c, begin + threadIdx.x, end, reduce_threads);
+    acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
+    if (threadIdx.x == 0) {
       if (g.segments == 1)
         w.write(acc, c, ND);
       else
         partial[static_cast<index_t>(blockIdx.y) * g.results + o] = acc;
     }
+    __syncthreads();
   }
 }
 
