@@ -68,7 +68,9 @@ void reduce_materialized(const Red& red, const E& e, axis_mask m, const ndarray<
 // Writes red's result over the axes `m` of `e` into `out` (the reduced shape,
 // with or without the reduced axes kept as 1). Compact: `e` and `out` are
 // known to merge into at most two dimensions with dimension 0 reduced (the
-// materialised path below), so only one kernel is compiled for the call.
+// materialised path below), so only one kernel is compiled for the call,
+// and only its general walks (a layout of more than kernel_dims dimensions
+// is rare enough to pay its copy and forgo the faster modes).
 template <class Red, class Out, class S, class E, bool Compact = false>
 void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>& out,
                  bool has_initial = false,
@@ -122,14 +124,15 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
     // stores densely (and, for arg reductions, positions that grow along
     // it), short dense rows each reduced to a result, or short dense rows of
     // kept results reduced over the rows.
-    const bool dense = dense_loadable(ev);
+    // A compact (materialised) operand has one kernel, its general walks.
+    const bool dense = !Compact && dense_loadable(ev);
     reduce_grid g;
     if (pl.nd == 1 && (pl.reduced & 1) && dense && (!with_index || pos.st[0] > 0)) {
       g = make_flat_grid(pl.shape[0], N, resident);
     } else if (pl.nd == 2 && (pl.reduced & 1) && !with_index && dense &&
                flat_rows_fit(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
       g = make_flat_rows_grid(pl.shape[0], pl.shape[1], N, resident);
-    } else if (!Compact && pl.nd == 2 && !(pl.reduced & 1) && !with_index && dense &&
+    } else if (pl.nd == 2 && !(pl.reduced & 1) && !with_index && dense &&
                flat_outer_fits(pl.shape[0], N) && rows_follow(st, pl.shape[0], E::slots)) {
       g = make_flat_outer_grid(pl.shape[0], pl.shape[1], N, resident);
     } else {

@@ -222,12 +222,14 @@ __device__ inline void flat_rows_reduce(const E& e, const result_writer<Red, Out
   }
 }
 
-template <int N, int ND, class Red, class E, class P, class Out>
+// General: only the walks of teams and of blocks, which serve every inner
+// layout (the flat and short-row modes are faster paths for some).
+template <int N, int ND, bool General, class Red, class E, class P, class Out>
 __device__ inline void inner_reduce(const E& e, const P& pos, const result_writer<Red, Out>& w,
                                     typename Red::acc_type* partial, const reduce_grid& g) {
   using A = typename Red::acc_type;
   const Red& red = w.red;
-  if constexpr (ND == 2 && has_dense_load<E>) {
+  if constexpr (ND == 2 && has_dense_load<E> && !General) {
     if (g.flat) {
       if constexpr (!Red::needs_index) {
         if (g.flat_rows) {
@@ -247,7 +249,7 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
     const index_t warp_first =
         static_cast<index_t>(blockIdx.x) * per_block + (threadIdx.x & ~31u) / team;
     const index_t step = static_cast<index_t>(gridDim.x) * per_block;
-    if (g.work <= team) {
+    if (!General && g.work <= team) {
       // At most one chunk per lane (short rows): the loads of four rounds
       // go out before the first is used. Every lane of a warp runs the same
       // rounds, for the shuffles.

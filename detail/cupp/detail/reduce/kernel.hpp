@@ -56,12 +56,13 @@ template <int ND>
 inline constexpr int reduce_min_blocks =
     ND <= 2 ? CUPP_REDUCE_MIN_BLOCKS + 1 : CUPP_REDUCE_MIN_BLOCKS;
 
-template <int N, int ND, class Red, class E, class P, class Out>
+// General: only the walks that serve every layout (materialised operands).
+template <int N, int ND, bool General, class Red, class E, class P, class Out>
 __global__ void __launch_bounds__(reduce_threads, reduce_min_blocks<ND>)
     reduce_inner_kernel(const __grid_constant__ E e, const __grid_constant__ P pos,
                         const __grid_constant__ result_writer<Red, Out> w,
                         typename Red::acc_type* partial, const __grid_constant__ reduce_grid g) {
-  inner_reduce<N, ND>(e, pos, w, partial, g);
+  inner_reduce<N, ND, General>(e, pos, w, partial, g);
 }
 template <int N, int ND, class Red, class E, class P, class Out>
 __global__ void __launch_bounds__(reduce_threads, reduce_min_blocks<ND>)
@@ -78,15 +79,15 @@ void launch_reduce_pass(const dim3& grid, const E& e, const P& pos,
                         const result_writer<Red, Out>& w, typename Red::acc_type* partial,
                         const reduce_grid& g, cudaStream_t stream) {
   if constexpr (InnerOnly) {
-    reduce_inner_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+    reduce_inner_kernel<N, 2, true><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
   } else if (g.nd <= 2) {
     if (g.inner)
-      reduce_inner_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
+      reduce_inner_kernel<N, 2, false><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
     else
       reduce_outer_kernel<N, 2><<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
   } else {
     if (g.inner)
-      reduce_inner_kernel<N, kernel_dims>
+      reduce_inner_kernel<N, kernel_dims, false>
           <<<grid, reduce_threads, 0, stream>>>(e, pos, w, partial, g);
     else
       reduce_outer_kernel<N, kernel_dims>
@@ -160,7 +161,8 @@ index_t reduce_resident_blocks(const reduce_plan& p, int device) {
   const bool cached = device >= 0 && device < 64;
   int n = cached ? cache[kind][device].load(std::memory_order_relaxed) : 0;
   if (n == 0) {
-    const void* k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, 2, Red, E, P, Out>);
+    const void* k =
+        reinterpret_cast<const void*>(&reduce_inner_kernel<N, 2, InnerOnly, Red, E, P, Out>);
     if constexpr (!InnerOnly) switch (kind) {
         case 0:
           break;
@@ -168,7 +170,8 @@ index_t reduce_resident_blocks(const reduce_plan& p, int device) {
           k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, 2, Red, E, P, Out>);
           break;
         case 2:
-          k = reinterpret_cast<const void*>(&reduce_inner_kernel<N, kernel_dims, Red, E, P, Out>);
+          k = reinterpret_cast<const void*>(
+              &reduce_inner_kernel<N, kernel_dims, false, Red, E, P, Out>);
           break;
         default:
           k = reinterpret_cast<const void*>(&reduce_outer_kernel<N, kernel_dims, Red, E, P, Out>);
