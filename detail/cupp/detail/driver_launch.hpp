@@ -9,8 +9,7 @@
 // One launch function serves every kernel: the driver functions are kept
 // in a table keyed on the kernel's host address, so that a kernel costs
 // its translation unit only the array of its arguments' addresses (a
-// wrapper and a cache per kernel cost 12% of the host compile time of 50
-// expressions).
+// wrapper and a cache per kernel were 8% of an expression's host code).
 #pragma once
 
 #if defined(__CUDACC__)
