@@ -195,6 +195,16 @@ __global__ void __launch_bounds__(256, resident_blocks_bound(256, eval_min_block
   }
 }
 
+// The launch once a kernel's arguments are laid out (argv: their
+// addresses): its grid and the driver's call. Not inlined: one copy serves
+// every element-wise kernel.
+[[gnu::noinline]] inline void launch_elementwise_args(const void* kernel, const grid_params& g,
+                                                      bool covering, int device,
+                                                      cudaStream_t stream, void** argv) {
+  launch_function(kernel, device, launch_blocks(g, device, covering), dim3(launch_threads), 0,
+                  stream, "element-wise kernel", argv);
+}
+
 template <int N, class E, class O>
 inline void launch_elementwise(const E& e, const O& o, const grid_params& g, int device,
                                cudaStream_t stream) {
@@ -203,9 +213,9 @@ inline void launch_elementwise(const E& e, const O& o, const grid_params& g, int
                 "part of it first with .eval()");
   // Chunks wider than 16 bytes are what draws bound by arithmetic ask for.
   constexpr bool narrow = N * sizeof(typename O::value_type) <= 16;
-  launch_kernel<elementwise_kernel<N, E, O>>(device, launch_blocks(g, device, narrow && g.covering),
-                                             dim3(launch_threads), 0, stream, "element-wise kernel",
-                                             e, o, g);
+  void* argv[] = {const_cast<E*>(&e), const_cast<O*>(&o), const_cast<grid_params*>(&g)};
+  launch_elementwise_args(reinterpret_cast<const void*>(elementwise_kernel<N, E, O>), g,
+                          narrow && g.covering, device, stream, argv);
 }
 #endif
 

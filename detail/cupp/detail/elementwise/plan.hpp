@@ -60,9 +60,27 @@ inline shape_t broadcast_shapes(std::span<const shape_t> shapes) {
   return r;
 }
 
+// The same over shapes given by address (an expression node's operands,
+// not copied). Not inlined: every node type calls this one copy.
+[[gnu::noinline]] inline shape_t broadcast_shapes(std::span<const shape_t* const> shapes) {
+  shape_t r;
+  for (const shape_t* s : shapes) {
+    bool ok;
+    r = broadcast_shape_pair(r, *s, ok);
+    if (!ok) {
+      std::string m = "operands could not be broadcast together with shapes ";
+      for (const shape_t* x : shapes) m += np_shape(*x) + " ";
+      throw value_error(m);
+    }
+  }
+  return r;
+}
+
 // Strides of an operand of shape `s` broadcast to `out` (which it must
-// broadcast to): left-extended, and 0 along broadcast axes.
-inline strides_t broadcast_strides(const shape_t& s, const strides_t& st, const shape_t& out) {
+// broadcast to): left-extended, and 0 along broadcast axes. Not inlined:
+// each leaf of each expression calls it.
+[[gnu::noinline]] inline strides_t broadcast_strides(const shape_t& s, const strides_t& st,
+                                                     const shape_t& out) {
   strides_t r = strides_t::filled(out.size(), 0);
   const int off = out.size() - s.size();
   for (int i = 0; i < s.size(); ++i) r[off + i] = s[i] == 1 ? 0 : st[i];

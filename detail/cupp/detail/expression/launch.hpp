@@ -77,6 +77,11 @@ struct launch_setup {
   index_t n_outer = 1;
   grid_params g;
   cudaStream_t stream = nullptr;
+  // The current device (device launches of run_elementwise), and whether
+  // the arrays read are more than one (see grid_params::covering).
+  int current = -1;
+  const char* first_read = nullptr;
+  bool several_reads = false;
 };
 
 // `checked`: the caller has compared `device` with the current device.
@@ -93,6 +98,37 @@ inline void setup_launch(launch_setup& ls, const shape_t& shape, std::span<strid
   }
 }
 
+// The shared part of run_elementwise before the operands are visited:
+// the plan, the grid and, for a device launch (device0 >= 0), the outputs'
+// devices checked against the current one and its stream. False when there
+// is nothing to do. Not inlined: every expression calls the same copy (an
+// expression's own host code is then its lowering and its launch).
+[[gnu::noinline]] inline bool begin_elementwise(launch_setup& ls, const shape_t& shape,
+                                                std::span<strides_t> st, int N, int device0,
+                                                int device1) {
+  // Every operand on the current device, asked of the runtime once (each
+  // query costs about 35 ns of a small expression's few microseconds).
+  setup_launch(ls, shape, st, N, device0, true);
+  if (ls.p.size == 0) return false;
+  if (device0 >= 0) {
+    ls.current = cuda::runtime::getDevice();
+    if (device0 != ls.current) throw_device_mismatch(device0, ls.current);
+    if (device1 != ls.current) throw_device_mismatch(device1, ls.current);
+  }
+  return true;
+}
+
+// One array a device expression reads: on the current device, and
+// counted towards the distinct arrays read (x in softplus's four uses is
+// one stream).
+[[gnu::noinline]] inline void note_read(launch_setup& ls, const array_info& a) {
+  if (a.device != ls.current) throw_device_mismatch(a.device, ls.current);
+  if (!ls.first_read)
+    ls.first_read = a.data;
+  else if (a.data != ls.first_read)
+    ls.several_reads = true;
+}
+
 // Steps to the next position along the dimensions the host iterates over.
 inline void next_outer(const launch_setup& ls, index_t* outer) {
   for (int k = ls.kd; k < ls.p.nd; ++k) {
@@ -104,14 +140,15 @@ inline void next_outer(const launch_setup& ls, index_t* outer) {
 template <class T, int N>
 array_out<T, N> make_writer(const T* data, const lower_ctx& L, int slot) {
   array_out<T, N> w;
-  w.data = const_cast<char*>(reinterpret_cast<const char*>(data)) + L.base(slot);
-  L.kernel_strides(slot, w.st);
+  w.data = const_cast<char*>(reinterpret_cast<const char*>(data)) + L.place(slot, w.st);
   return w;
 }
 
 // Runs `e` into the outputs `outs` (one array, or two for two-output
 // ufuncs), whose shape the expression broadcasts to; the strides of the
-// expression's slots are already collected in st[outputs ..].
+// expression's slots are already collected in st[outputs ..]. What does not
+// depend on E is in the functions above; what is left here is E's: its
+// lowering and its kernel.
 template <class S, class E, class... T>
 void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e,
                      std::span<strides_t> st) {
@@ -120,40 +157,21 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
   constexpr bool on_device = std::is_same_v<S, device_space>;
   constexpr int N = on_device ? device_chunk(widest) * chunk_scale_of<E>() : host_chunk(widest);
   const auto& out0 = std::get<0>(outs);
+  const auto& out1 = std::get<n_out - 1>(outs);
   const shape_t& shape = out0.shape();
-  std::apply(
-      [&](const auto&... o) {
-        int i = 0;
-        ((st[i++] = broadcast_strides(o.shape(), o.strides(), shape)), ...);
-      },
-      outs);
+  st[0] = broadcast_strides(shape, out0.strides(), shape);
+  if constexpr (n_out == 2) st[1] = broadcast_strides(out1.shape(), out1.strides(), shape);
+  const int device = on_device ? out0.device_id() : -1;
   launch_setup ls;
-  // Every operand on the current device, asked of the runtime once (each
-  // query costs about 35 ns of a small expression's few microseconds).
-  setup_launch(ls, shape, st, N, on_device ? out0.device_id() : -1, true);
-  if (ls.p.size == 0) return;
+  if (!begin_elementwise(ls, shape, st, N, device, on_device ? out1.device_id() : -1)) return;
   if constexpr (on_device) {
-    const int current = cuda::runtime::getDevice();
-    if (out0.device_id() != current) throw_device_mismatch(out0.device_id(), current);
-    if constexpr (n_out == 2)
-      if (std::get<1>(outs).device_id() != current)
-        throw_device_mismatch(std::get<1>(outs).device_id(), current);
-    // Distinct arrays read (x in softplus's four uses is one stream).
-    const char* first = nullptr;
-    bool several = false;
-    e.for_each_array([&](const array_info& a) {
-      if (a.device != current) throw_device_mismatch(a.device, current);
-      if (!first)
-        first = a.data;
-      else if (a.data != first)
-        several = true;
-    });
-    ls.g.covering = several && ls.g.rows == 1;
+    e.for_each_array([&](const array_info& a) { note_read(ls, a); });
+    ls.g.covering = ls.several_reads && ls.g.rows == 1;
   }
   index_t outer[max_ndim] = {};
   for (index_t o = 0; o < ls.n_outer; ++o, next_outer(ls, outer)) {
     lower_ctx L{st, ls.kd, ls.p.nd, outer, n_out};
-    L.device = on_device ? out0.device_id() : -1;
+    L.device = device;
     const auto ev = e.template lower<typename E::value_type, N>(L);
     const auto w = [&] {
       if constexpr (n_out == 1) {
@@ -162,13 +180,13 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
         using A = std::tuple_element_t<0, std::tuple<T...>>;
         using B = std::tuple_element_t<1, std::tuple<T...>>;
         return pair_out<A, B, N>{make_writer<A, N>(out0.data(), L, 0),
-                                 make_writer<B, N>(std::get<1>(outs).data(), L, 1)};
+                                 make_writer<B, N>(out1.data(), L, 1)};
       }
     }();
     if constexpr (on_device) {
       ls.g.dense = ls.kd == 1 && ls.n_outer == 1 && dense_loadable(ev) && w.dense();
 #if defined(__CUDACC__)
-      launch_elementwise<N>(ev, w, ls.g, out0.device_id(), ls.stream);
+      launch_elementwise<N>(ev, w, ls.g, device, ls.stream);
 #else
       CUPP_NEEDS_NVCC(E);
 #endif
@@ -222,6 +240,18 @@ bool needs_temporary(const ndarray<T, S>& out, const E& e) {
   return overlap;
 }
 
+// A fresh array of `shape` in NumPy's K order of the operands' strides:
+// one copy per dtype, not per expression (not inlined into each).
+template <class T, class S>
+[[gnu::noinline]] ndarray<T, S> k_order_array(const shape_t& shape,
+                                              std::span<const strides_t> operand_strides) {
+  const strides_t s = k_order_strides(shape, operand_strides, sizeof(T));
+  ndarray<T, S> tmp(shape);
+  if (!(s == tmp.strides()))
+    tmp = ndarray<T, S>(tmp.data(), shape, s, tmp.memory(), tmp.device_id(), true);
+  return tmp;
+}
+
 // A fresh array of E's result (K order), evaluated by the element-wise
 // kernel.
 template <class T, class S, class E>
@@ -237,21 +267,8 @@ ndarray<T, S> evaluate_fused(const E& e) {
   std::array<strides_t, E::slots + 1> st;
   strides_t* p = st.data() + 1;
   e.collect(p, shape);
-  const strides_t out_strides =
-      k_order_strides(shape, std::span<const strides_t>(st.data() + 1, E::slots), sizeof(T));
-  ndarray<T, S> out = [&] {
-    if constexpr (std::is_same_v<S, device_space>) {
-      ndarray<T, S> tmp(shape);
-      if (!(out_strides == tmp.strides()))
-        tmp = ndarray<T, S>(tmp.data(), shape, out_strides, tmp.memory(), tmp.device_id(), true);
-      return tmp;
-    } else {
-      ndarray<T, S> tmp(shape);
-      if (!(out_strides == tmp.strides()))
-        tmp = ndarray<T, S>(tmp.data(), shape, out_strides, tmp.memory(), -1, true);
-      return tmp;
-    }
-  }();
+  ndarray<T, S> out =
+      k_order_array<T, S>(shape, std::span<const strides_t>(st.data() + 1, E::slots));
   run_elementwise(std::tuple<const ndarray<T, S>&>(out), e, st);
   return out;
 }
@@ -284,19 +301,9 @@ auto evaluate_pair(const E& e) {
   std::array<strides_t, E::slots + 2> st;
   strides_t* p = st.data() + 2;
   e.collect(p, shape);
-  const strides_t sa =
-      k_order_strides(shape, std::span<const strides_t>(st.data() + 2, E::slots), sizeof(A));
-  const strides_t sb =
-      k_order_strides(shape, std::span<const strides_t>(st.data() + 2, E::slots), sizeof(B));
-  auto make = [&](auto tag, const strides_t& s) {
-    using U = typename decltype(tag)::type;
-    ndarray<U, S> tmp(shape);
-    if (!(s == tmp.strides()))
-      tmp = ndarray<U, S>(tmp.data(), shape, s, tmp.memory(), tmp.device_id(), true);
-    return tmp;
-  };
-  const ndarray<A, S> a = make(std::type_identity<A>{}, sa);
-  const ndarray<B, S> b = make(std::type_identity<B>{}, sb);
+  const std::span<const strides_t> ops(st.data() + 2, E::slots);
+  const ndarray<A, S> a = k_order_array<A, S>(shape, ops);
+  const ndarray<B, S> b = k_order_array<B, S>(shape, ops);
   run_elementwise(std::tuple<const ndarray<A, S>&, const ndarray<B, S>&>(a, b), e, st);
   return std::pair<ndarray<A, S>, ndarray<B, S>>(a, b);
 }

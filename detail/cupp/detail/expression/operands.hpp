@@ -109,6 +109,12 @@ struct lower_ctx {
   void kernel_strides(int slot, index_t* st) const {
     for (int k = 0; k < kernel_dims; ++k) st[k] = k < kd ? strides[slot][k] : 0;
   }
+  // Both for a slot: its kernel strides into st, its base returned. Not
+  // inlined: one copy serves every leaf of every expression.
+  [[gnu::noinline]] index_t place(int slot, index_t* st) const {
+    kernel_strides(slot, st);
+    return base(slot);
+  }
 };
 
 }  // namespace detail
@@ -133,10 +139,8 @@ struct array_leaf {
   }
   template <class To, int N>
   detail::array_eval<T, N> lower(detail::lower_ctx& L) const {
-    const int s = L.take();
     detail::array_eval<T, N> e;
-    e.data = reinterpret_cast<const char*>(a.data()) + L.base(s);
-    L.kernel_strides(s, e.st);
+    e.data = reinterpret_cast<const char*>(a.data()) + L.place(L.take(), e.st);
     return e;
   }
   template <class F>

@@ -97,8 +97,10 @@ class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
   const Op& op() const { return op_; }
   const std::tuple<A...>& args() const { return args_; }
 
+  // Folds over the operands rather than std::apply: a node type then
+  // instantiates one function per visit, not five (apply and its helpers).
   void collect(strides_t*& p, const shape_t& out) const {
-    std::apply([&](const auto&... a) { (a.collect(p, out), ...); }, args_);
+    collect_impl(p, out, std::make_index_sequence<sizeof...(A)>{});
   }
   template <class To, int N>
   auto lower(detail::lower_ctx& L) const {
@@ -106,17 +108,25 @@ class ufunc_expr : public expression_base<ufunc_expr<Op, A...>> {
   }
   template <class F>
   void for_each_array(F&& f) const {
-    std::apply([&](const auto&... a) { (a.for_each_array(f), ...); }, args_);
+    for_each_impl(f, std::make_index_sequence<sizeof...(A)>{});
   }
 
  private:
+  template <std::size_t... I>
+  void collect_impl(strides_t*& p, const shape_t& out, std::index_sequence<I...>) const {
+    (std::get<I>(args_).collect(p, out), ...);
+  }
+  template <class F, std::size_t... I>
+  void for_each_impl(F& f, std::index_sequence<I...>) const {
+    (std::get<I>(args_).for_each_array(f), ...);
+  }
   template <std::size_t... I>
   void compute_shape(std::index_sequence<I...>) {
     if constexpr (sizeof...(A) == 1) {
       shape_ = std::get<0>(args_).shape();
     } else {
-      const shape_t shapes[] = {std::get<I>(args_).shape()...};
-      shape_ = detail::broadcast_shapes(shapes);
+      const shape_t* const shapes[] = {&std::get<I>(args_).shape()...};
+      shape_ = detail::broadcast_shapes(std::span<const shape_t* const>(shapes));
     }
   }
   template <std::size_t... I>
