@@ -191,6 +191,14 @@ void row_sum_variants(const options& o, const Props& props, Add&& add) {
     expect(name.c_str(), z.item(m - 1), static_cast<double>(m));
   }
   tune = saved;
+  // The general walk (a chunk's coordinates and count per load) that the
+  // dense rows mode replaces for this layout.
+  tune.dense_rows = false;
+  add("row_sum.cupp.general", time_ms(o, [&] { z = cupp::sum(x, 1); }), 4.0 * m * m);
+  expect("row_sum.cupp.general", z.item(m - 1), static_cast<double>(m));
+  tune = saved;
+  add("row_sum.cupp", time_ms(o, [&] { z = cupp::sum(x, 1); }), 4.0 * m * m);
+  expect("row_sum.cupp", z.item(m - 1), static_cast<double>(m));
   cudaStream_t s = cupp::cuda::get_current_stream().handle();
   auto out = cupp::empty<float>({m});
   add("row_sum.block_per_row",

@@ -129,6 +129,59 @@ BOOST_AUTO_TEST_CASE(tuning_settings) {
   tune = saved;
 }
 
+// Long rows that every operand stores one after another take the dense
+// rows walk (a block per row, or blocks splitting each of few rows); rows
+// of a length that is not whole chunks, of a column slice or with a
+// broadcast operand take the general walk. Both against the float64 loop,
+// and the same layouts with the dense walk turned off.
+BOOST_AUTO_TEST_CASE(dense_rows) {
+  auto& tune = cupp::detail::reduce_tuning();
+  const auto saved = tune;
+  for (bool dense : {true, false}) {
+    tune.dense_rows = dense;
+    BOOST_TEST_CONTEXT("dense_rows " << dense) {
+      check_case({3, 70000}, {1}, false);      // blocks split each row
+      check_case({300, 8196}, {1}, false);     // a block per row
+      check_case({2, 150, 8200}, {2}, false);  // kept axes merged into one
+      check_case({300, 8198}, {1}, false);     // not whole chunks
+      check_case({70000, 3}, {0}, true);       // F order: rows along axis 0
+    }
+  }
+  tune = saved;
+  const index_t rows = 40, n0 = 9000;
+  auto h = cupp::host::empty<float>({rows, n0});
+  for (index_t i = 0; i < h.size(); ++i) h.data()[i] = static_cast<float>(value_at(i));
+  const auto x = on_space(h);
+  // A column slice: rows 9000 elements apart, 8192 long.
+  auto first = cupp::host::empty<float>({rows, 8192});
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t c = 0; c < 8192; ++c) first.data()[r * 8192 + c] = h.data()[r * n0 + c];
+  const reference sliced = reduce_ref(first, 2);
+  const auto s = to_host(cupp::sum(x(cupp::_, cupp::slice(0, 8192)), 1)).to_vector();
+  // A broadcast operand (a row of ones): its rows do not follow each other.
+  auto ones = cupp::host::empty<float>({n0});
+  for (index_t c = 0; c < n0; ++c) ones.data()[c] = 1.0f;
+  const reference whole = reduce_ref(h, 2);
+  const auto b = to_host(cupp::sum(x * on_space(ones), 1)).to_vector();
+  // Double and int8 rows (two and sixteen elements a chunk), dense.
+  const auto d = to_host(cupp::sum(x.astype<double>(), 1)).to_vector();
+  BOOST_TEST_REQUIRE(s.size() == std::size_t(rows));
+  BOOST_TEST_REQUIRE(b.size() == std::size_t(rows));
+  for (index_t r = 0; r < rows; ++r) {
+    BOOST_TEST(static_cast<double>(s[r]) == sliced.sum[r]);
+    BOOST_TEST(static_cast<double>(b[r]) == whole.sum[r]);
+    BOOST_TEST(d[r] == whole.sum[r]);
+  }
+  auto hi = cupp::host::empty<std::int8_t>({rows, n0});
+  std::vector<double> isum(rows, 0.0);
+  for (index_t i = 0; i < hi.size(); ++i) {
+    hi.data()[i] = static_cast<std::int8_t>(i % 251 - 125);
+    isum[i / n0] += hi.data()[i];
+  }
+  const auto is = to_host(cupp::sum(on_space(hi), 1)).to_vector();
+  for (index_t r = 0; r < rows; ++r) BOOST_TEST(static_cast<double>(is[r]) == isum[r]);
+}
+
 BOOST_AUTO_TEST_CASE(long_full_reduction) {
   check_case({1 << 20}, {0}, false);
   check_case({999983}, {0}, false);

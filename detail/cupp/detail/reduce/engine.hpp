@@ -138,6 +138,10 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
     } else {
       g = make_reduce_grid(pl, N, resident);
       if constexpr (with_index) g.ordered = walks_in_order(g, pos.st);
+      if constexpr (!with_index)
+        g.dense_rows = g.team > 32 && pl.nd == 2 && pl.kept_dims == 1 && (pl.reduced & 1) &&
+                       dense && pl.shape[0] % N == 0 && rows_follow(st, pl.shape[0], E::slots) &&
+                       reduce_tuning().dense_rows;
     }
     launch_reduce<N, Compact>(ev, pos, w, g, cuda::detail::current_stream_impl(dev)->handle);
 #else

@@ -66,6 +66,10 @@ struct reduce_grid {
   bool flat = false;
   bool flat_rows = false;
   index_t flat_blocks = 1;
+  // Dense rows: the inner walk of whole blocks (team 256) over rows of
+  // whole chunks that every operand stores one after another, with bare
+  // vector loads at the row's offset instead of per-chunk coordinates.
+  bool dense_rows = false;
 };
 
 // c[k] for lo <= k < hi from a linear index (dimension lo fastest).
@@ -140,6 +144,9 @@ struct reduce_tuning_t {
   // row sum takes 15.3 us on an H100 against 15.6 with one (the kernel holds
   // few blocks per SM, so one wave left each thread several rounds of rows).
   int flat_rows_waves = 4;
+  // Long dense rows walked without coordinates (reduce_grid::dense_rows);
+  // off only to compare with the general walk.
+  bool dense_rows = true;
 };
 inline reduce_tuning_t& reduce_tuning() {
   static reduce_tuning_t t;

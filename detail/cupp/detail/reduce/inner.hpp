@@ -222,6 +222,42 @@ __device__ inline void flat_rows_reduce(const E& e, const result_writer<Red, Out
   }
 }
 
+// Dense rows mode: a block (or `segments` blocks) per row, every row whole
+// chunks that every operand stores one after another. The walk is the flat
+// mode's over the row's chunks, with no coordinates or counts per load: the
+// 16384^2 float32 row sum on an H200 took 0.2395 ms against 0.2559 with the
+// general walk (a hand-written block per row 0.2366, CuPy 0.2402-0.2435).
+template <int N, class Red, class E, class Out>
+__device__ inline void dense_rows_reduce(const E& e, const result_writer<Red, Out>& w,
+                                         typename Red::acc_type* partial, const reduce_grid& g) {
+  using A = typename Red::acc_type;
+  using R = typename E::regs;
+  const Red& red = w.red;
+  using block_reduce = cub::BlockReduce<A, reduce_threads>;
+  __shared__ typename block_reduce::TempStorage temp;
+  const index_t begin = static_cast<index_t>(blockIdx.y) * g.seg_len;
+  const index_t end = begin + g.seg_len < g.work ? begin + g.seg_len : g.work;
+  for (index_t o = blockIdx.x; o < g.teams; o += gridDim.x) {
+    const index_t row = o * g.chunks0;
+    A acc = red.identity();
+    dense_walk<N>(e, row + begin + threadIdx.x, row + end, reduce_threads,
+                  [&](const R& r, index_t) {
+#pragma unroll
+                    for (int j = 0; j < N; ++j) acc = red.combine(acc, red.map(e.value(r, j), 0));
+                  });
+    acc = block_reduce(temp).Reduce(acc, combine_fn<Red>{red});
+    if (threadIdx.x == 0) {
+      if (g.segments == 1) {
+        const index_t c[kernel_dims] = {0, o};
+        w.write(acc, c, 2);
+      } else {
+        partial[static_cast<index_t>(blockIdx.y) * g.results + o] = acc;
+      }
+    }
+    __syncthreads();
+  }
+}
+
 // General: only the walks of teams and of blocks, which serve every inner
 // layout (the flat and short-row modes are faster paths for some).
 template <int N, int ND, bool General, class Red, class E, class P, class Out>
@@ -239,6 +275,12 @@ __device__ inline void inner_reduce(const E& e, const P& pos, const result_write
       }
       flat_reduce<N>(e, pos, w, partial, g);
       return;
+    }
+    if constexpr (!Red::needs_index) {
+      if (g.dense_rows) {
+        dense_rows_reduce<N>(e, w, partial, g);
+        return;
+      }
     }
   }
   if (g.team <= 32) {
