@@ -326,6 +326,53 @@ BOOST_AUTO_TEST_CASE(materialising_with_unmerged_results) {
   cupp::argmax(xf, 7, cupp::out(a7));
   const auto am = to_host(a7).to_vector();
   for (std::size_t i = 0; i < am.size(); ++i) BOOST_TEST(am[i] == ref.argmax[i]);
+  // The same into every other element of a wider array's last axis: the
+  // copy writes the even ones and leaves the odd ones.
+  auto hw = cupp::host::empty<float>({2, 3, 2, 3, 2, 3, 4});
+  for (index_t i = 0; i < hw.size(); ++i) hw.data()[i] = 0.5f;
+  auto wide = on_space(hw);
+  cupp::sum(xf, 7, cupp::out(wide(cupp::ellipsis, cupp::slice(cupp::_, cupp::_, 2))));
+  const auto w = to_host(wide).to_vector();
+  for (std::size_t i = 0; i < w.size(); ++i)
+    BOOST_TEST(static_cast<double>(w[i]) == (i % 2 == 0 ? ref.sum[i / 2] : 0.5));
+}
+
+// Reductions of no elements write the reduction's value of nothing into
+// every result, as words of the result's item size (1, 2, 4, 8 and 16
+// bytes): into a fresh result, a 0-d one, and an out= with gaps between its
+// elements, which keep what they held.
+template <class T>
+void check_all(const cupp::host::ndarray<T>& got, index_t n, T want) {
+  const auto v = got.to_vector();
+  BOOST_TEST_REQUIRE(static_cast<index_t>(v.size()) == n);
+  for (const T& x : v) BOOST_TEST_REQUIRE((x == want));
+}
+
+BOOST_AUTO_TEST_CASE(empty_reductions_fill_every_result) {
+  const auto f = on_space(cupp::host::empty<float>({3, 0, 5}));
+  check_all(to_host(cupp::sum(f, 1)), 15, 0.f);
+  check_all(to_host(cupp::prod(f, 1)), 15, 1.f);
+  check_all(to_host(cupp::max(f, 1, cupp::kw::initial = -2.5f)), 15, -2.5f);
+  check_all(to_host(cupp::prod(f)), 1, 1.f);
+  check_all(to_host(cupp::all(f, 1)), 15, true);
+  check_all(to_host(cupp::any(f, 1)), 15, false);
+  const auto i16 = on_space(cupp::host::empty<std::int16_t>({3, 0, 5}));
+  check_all(to_host(cupp::max(i16, 1, cupp::kw::initial = std::int16_t{-7})), 15, std::int16_t{-7});
+  const auto d = on_space(cupp::host::empty<double>({3, 0, 5}));
+  check_all(to_host(cupp::sum(d, 1, cupp::kw::initial = 2.5)), 15, 2.5);
+  const auto i64 = on_space(cupp::host::empty<std::int64_t>({3, 0, 5}));
+  check_all(to_host(cupp::prod(i64, 1)), 15, std::int64_t{1});
+  using c128 = cuda::std::complex<double>;
+  const auto z = on_space(cupp::host::empty<c128>({3, 0, 5}));
+  check_all(to_host(cupp::prod(z, 1)), 15, c128{1.0, 0.0});
+  // Every other column of a (3, 10) array: the fill writes the even
+  // columns and leaves the odd ones.
+  auto hb = cupp::host::empty<float>({3, 10});
+  for (index_t i = 0; i < hb.size(); ++i) hb.data()[i] = 9.f;
+  auto big = on_space(hb);
+  cupp::prod(f, 1, cupp::out(big(cupp::slice(), cupp::slice(cupp::_, cupp::_, 2))));
+  const auto b = to_host(big).to_vector();
+  for (index_t i = 0; i < 30; ++i) BOOST_TEST(b[i] == (i % 2 == 0 ? 1.f : 9.f));
 }
 
 BOOST_AUTO_TEST_CASE(cumsum_lines) {

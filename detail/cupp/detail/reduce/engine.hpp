@@ -13,6 +13,7 @@
 #include <cupp/detail/reduce/kernel.hpp>
 #include <cupp/detail/reduce/plan.hpp>
 #include <cupp/detail/reduce/reducers.hpp>
+#include <cupp/detail/reduce/result_fill.hpp>
 #include <cupp/reduction_options.hpp>
 
 namespace cupp {
@@ -83,8 +84,7 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
   if (n == 0) {
     A a = red.identity();
     if (has_initial) a = red.combine(initial, a);
-    const Out v = red.template finish<Out>(a, 0);
-    assign(out, make_ufunc(ops::cast<Out>{}, scalar_leaf<Out>{v}));
+    fill_result(out, red.template finish<Out>(a, 0));
     return;
   }
   constexpr bool with_index = Red::needs_index;
@@ -168,7 +168,7 @@ void reduce_materialized(const Red& red, const E& e, axis_mask m, const ndarray<
   }
   ndarray<Out, S> r(out.shape());
   reduce_into<Red, Out, S, X, true>(red, x, m, r, has_initial, initial);
-  assign(out, array_leaf<Out, S>{r});
+  copy_result(r, out);
 }
 
 }  // namespace detail
