@@ -435,8 +435,13 @@ class ndarray : public detail::array_views<ndarray<T, Space>> {
       // Sets the pointer below before main for every unit of the program,
       // the .cpp files included, and compiles the copy kernels in this unit
       // (named here, in a function, for nvcc's device pass to see them).
-      (void)detail::strided_copy_registration<>::done;
-      (void)&detail::device_strided_copy<>;
+      // The argument depends on T so that only a unit that instantiates this
+      // copy does so: a non-dependent name would be instantiated with the
+      // class template's definition, in every unit that includes this header
+      // (the kernels' host side, the launch code and the error messages it
+      // reaches; 0.5 s of host compile in a unit that only includes cupp).
+      (void)detail::strided_copy_registration<sizeof(T) * 0>::done;
+      (void)&detail::device_strided_copy<sizeof(T) * 0>;
 #endif
       detail::device_strided_copy_indirect(
           reinterpret_cast<char*>(dst.data_), reinterpret_cast<const char*>(data_),
