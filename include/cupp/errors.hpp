@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include <cupp/config.hpp>
+
 namespace cupp {
 
 // ValueError: an argument has the right type but an unacceptable value
@@ -52,10 +54,10 @@ class linalg_error : public value_error {
 };
 
 namespace detail {
-inline int& linalg_unchecked_depth() noexcept {
+inline int& linalg_unchecked_depth() noexcept CUPP_HOST_BODY({
   thread_local int depth = 0;
   return depth;
-}
+});
 }  // namespace detail
 
 namespace linalg {

@@ -52,13 +52,13 @@ class dims {
       : dims(std::span<const Int>(values)) {}
 
   // n copies of value.
-  static dims filled(int n, index_t value) {
+  static dims filled(int n, index_t value) CUPP_HOST_BODY({
     dims d;
     check_rank(n);
     d.n_ = n;
     std::fill_n(d.v_, n, value);
     return d;
-  }
+  });
 
   constexpr int size() const noexcept { return n_; }
   constexpr bool empty() const noexcept { return n_ == 0; }
@@ -73,15 +73,15 @@ class dims {
   index_t& back() noexcept { return v_[n_ - 1]; }
   index_t back() const noexcept { return v_[n_ - 1]; }
 
-  void push_back(index_t value) {
+  void push_back(index_t value) CUPP_HOST_BODY({
     check_rank(n_ + 1);
     v_[n_++] = value;
-  }
-  void resize(int n, index_t value = 0) {
+  });
+  void resize(int n, index_t value = 0) CUPP_HOST_BODY({
     check_rank(n);
     for (int i = n_; i < n; ++i) v_[i] = value;
     n_ = n;
-  }
+  });
 
   std::vector<index_t> to_vector() const { return {begin(), end()}; }
 
@@ -90,18 +90,18 @@ class dims {
   }
 
   // NumPy's message for a rank past the limit.
-  static void check_rank(index_t n) {
+  static void check_rank(index_t n) CUPP_HOST_BODY({
     if (n > max_ndim)
       throw value_error("maximum supported dimension for an ndarray is currently " +
                         std::to_string(max_ndim) + ", found " + std::to_string(n));
-  }
+  });
 
  private:
-  void assign(const index_t* values, std::size_t n) {
+  void assign(const index_t* values, std::size_t n) CUPP_HOST_BODY({
     check_rank(static_cast<index_t>(n));
     std::copy_n(values, n, v_);
     n_ = static_cast<int>(n);
-  }
+  });
 
   index_t v_[max_ndim];
   int n_ = 0;
@@ -111,7 +111,7 @@ using shape_t = dims;    // extents of each axis
 using strides_t = dims;  // bytes between neighbours along each axis
 
 // A shape as Python prints the tuple: "()", "(3,)", "(2, 3)".
-inline std::string to_string(const dims& d) {
+inline std::string to_string(const dims& d) CUPP_HOST_BODY({
   std::string s = "(";
   for (int i = 0; i < d.size(); ++i) {
     if (i) s += ", ";
@@ -120,25 +120,25 @@ inline std::string to_string(const dims& d) {
   if (d.size() == 1) s += ",";
   s += ")";
   return s;
-}
+});
 
 namespace detail {
 
 // A shape as NumPy's C code writes it in its messages, without spaces:
 // "()", "(3,)", "(3,4)" ("operands could not be broadcast together with
 // shapes (3,4) (4,3) "); Python-level messages print the tuple (to_string).
-inline std::string np_shape(const dims& d) {
+inline std::string np_shape(const dims& d) CUPP_HOST_BODY({
   std::string s = "(";
   for (int i = 0; i < d.size(); ++i) {
     if (i) s += ",";
     s += std::to_string(d[i]);
   }
   return s + (d.size() == 1 ? ",)" : ")");
-}
+});
 
 // Number of elements; throws NumPy's ValueError for a negative extent or for
 // a byte size past what an index can address.
-inline index_t checked_size(const shape_t& shape, index_t itemsize) {
+inline index_t checked_size(const shape_t& shape, index_t itemsize) CUPP_HOST_BODY({
   bool empty = false;
   for (index_t e : shape) {
     if (e < 0) throw value_error("negative dimensions are not allowed");
@@ -159,13 +159,13 @@ inline index_t checked_size(const shape_t& shape, index_t itemsize) {
         "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
         "size.");
   return n;
-}
+});
 
-inline index_t size_of(const shape_t& shape) noexcept {
+inline index_t size_of(const shape_t& shape) noexcept CUPP_HOST_BODY({
   index_t n = 1;
   for (index_t e : shape) n *= e;
   return n;
-}
+});
 
 // Strides of a fresh C- or F-ordered array, in bytes.
 inline strides_t contiguous_strides(const shape_t& shape, index_t itemsize, order o = order::C) {

@@ -50,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/memory_hook.hpp>
 #include <cupp/errors.hpp>
 
@@ -58,7 +59,7 @@ namespace cupp::detail {
 // "1,048,576": byte counts in messages are easier to read grouped.
 // Built by appending: g++ 12 warns (-Wrestrict, a false positive) on the
 // overlapping copy that std::string::insert inlines.
-inline std::string group_digits(std::size_t n) {
+inline std::string group_digits(std::size_t n) CUPP_HOST_BODY({
   const std::string digits = std::to_string(n);
   std::string s;
   s.reserve(digits.size() + digits.size() / 3);
@@ -67,7 +68,7 @@ inline std::string group_digits(std::size_t n) {
     s += digits[i];
   }
   return s;
-}
+});
 
 class caching_allocator {
  public:
@@ -114,25 +115,25 @@ class caching_allocator {
 
   // Serves requests of at most `small_limit` bytes from segments of
   // `segment` bytes (0: every segment is exactly one rounded request).
-  void set_small_segments(std::size_t small_limit, std::size_t segment) {
+  void set_small_segments(std::size_t small_limit, std::size_t segment) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     small_limit_ = small_limit;
     segment_ = segment;
-  }
+  });
   // Rounds the segments of larger requests up to a multiple of
   // `granularity` bytes (0: exactly the rounded request).
-  void set_large_granularity(std::size_t granularity) {
+  void set_large_granularity(std::size_t granularity) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     granularity_ = granularity;
-  }
+  });
   // Keeps total_bytes() near `ratio` times the most in use (see the top of
   // this file); ratio 0 turns the budget off. Below `floor` bytes the pool
   // grows freely.
-  void set_budget(double ratio, std::size_t floor) {
+  void set_budget(double ratio, std::size_t floor) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     ratio_ = ratio > 0 ? ratio : 0;
     floor_ = floor;
-  }
+  });
   // How idle segments move between arenas (without it, an arena's memory
   // serves that arena alone). `owner` runs on a thread whose arena is
   // `arena` when the arena takes its first segment; the pool keeps what it
@@ -153,21 +154,21 @@ class caching_allocator {
 
   // Releases every cached segment. Chunks still in use are the caller's bug;
   // their memory is left alone rather than freed under a live pointer.
-  ~caching_allocator() {
+  ~caching_allocator() CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     sweep_deferred(/*wait_all=*/true);
     release_free_blocks(nullptr);
-  }
+  });
 
-  std::size_t round_size(std::size_t n) const noexcept {
+  std::size_t round_size(std::size_t n) const noexcept CUPP_HOST_BODY({
     if (n == 0) n = 1;
     return (n + rounding_ - 1) / rounding_ * rounding_;
-  }
+  });
 
   // A chunk of at least `n` bytes for `arena`. Throws out_of_memory_error
   // when neither the cache nor the upstream (after the cache was emptied)
   // can provide it, or when it would exceed the limit.
-  chunk* allocate(std::size_t n, std::uint64_t arena) {
+  chunk* allocate(std::size_t n, std::uint64_t arena) CUPP_HOST_BODY({
     if (cupp::cuda::detail::hook_stack() && hook_device_ != no_hooks) [[unlikely]] {
       chunk* c = nullptr;
       cupp::cuda::detail::report_malloc(hook_device_, n, round_size(n), [&]() -> void* {
@@ -177,7 +178,7 @@ class caching_allocator {
       return c;
     }
     return allocate_chunk(n, arena);
-  }
+  });
 
   // Returns a chunk. With tokens, it waits until all of them are ready.
   void deallocate(chunk* c, std::vector<void*> tokens = {}) {
@@ -195,7 +196,7 @@ class caching_allocator {
   void report_to_hooks(int device) noexcept { hook_device_ = device; }
 
  private:
-  chunk* allocate_chunk(std::size_t n, std::uint64_t arena) {
+  chunk* allocate_chunk(std::size_t n, std::uint64_t arena) CUPP_HOST_BODY({
     const std::size_t size = round_size(n);
     const bool small = segment_ != 0 && size <= small_limit_;
     const std::uint64_t key = (arena << 1) | (small ? 1u : 0u);
@@ -203,10 +204,10 @@ class caching_allocator {
     if (!deferred_.empty()) sweep_deferred(false);
     if (chunk* c = take_best_fit(size, key)) return mark_used(c);
     return grow(size, key, small);
-  }
+  });
 
   // The miss: an idle segment of another arena, or a new segment.
-  chunk* grow(std::size_t size, std::uint64_t key, bool small) {
+  chunk* grow(std::size_t size, std::uint64_t key, bool small) CUPP_HOST_BODY({
     std::size_t block = small ? segment_ : size;
     if (!small && granularity_ != 0)
       block = (size + granularity_ - 1) / granularity_ * granularity_;
@@ -244,9 +245,9 @@ class caching_allocator {
     join(key >> 1);
     split(c, size);
     return mark_used(c);
-  }
+  });
 
-  void deallocate_chunk(chunk* c, std::vector<void*> tokens) {
+  void deallocate_chunk(chunk* c, std::vector<void*> tokens) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     used_ -= c->size;
     if (track_addresses_) in_use_.erase(c->ptr);
@@ -260,14 +261,14 @@ class caching_allocator {
       return;
     }
     make_free(c);
-  }
+  });
 
   // The upstream's allocate, between the hooks' alloc callbacks.
-  void* upstream_allocate(std::size_t n) {
+  void* upstream_allocate(std::size_t n) CUPP_HOST_BODY({
     if (cupp::cuda::detail::hook_stack() && hook_device_ != no_hooks) [[unlikely]]
       return cupp::cuda::detail::report_alloc(hook_device_, n, [&] { return up_.allocate(n); });
     return up_.allocate(n);
-  }
+  });
 
  public:
   // Gives the tail of the in-use chunk `c` beyond `n` bytes (rounded) back
@@ -275,96 +276,96 @@ class caching_allocator {
   // sized for the worst case (a selection) keeps only what it filled. Work
   // already queued on the arena's stream that touches the tail must come
   // before any later use, which stream order gives.
-  void shrink(chunk* c, std::size_t n) {
+  void shrink(chunk* c, std::size_t n) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     const std::size_t size = round_size(std::max<std::size_t>(n, 1));
     if (c->size <= size) return;
     chunk* rest = cut(c, size);
     used_ -= rest->size;
     make_free(rest);
-  }
+  });
 
   // Attaches a token to the in-use chunk containing `p`; the chunk will not
   // be reused before the token is ready. Returns false if `p` lies in no
   // chunk of this allocator (it was not allocated here).
-  bool add_token(const void* p, void* token) {
+  bool add_token(const void* p, void* token) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     chunk* c = find_in_use(p);
     if (!c) return false;
     c->tokens.push_back(token);
     return true;
-  }
+  });
 
-  bool owns(const void* p) {
+  bool owns(const void* p) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return find_in_use(p) != nullptr;
-  }
+  });
 
   // Gives back to the upstream every cached segment that is entirely free,
   // in all arenas or only in `arena`. Emptying all arenas also starts the
   // budget over from the bytes in use now.
-  void free_all_blocks(const std::uint64_t* arena = nullptr) {
+  void free_all_blocks(const std::uint64_t* arena = nullptr) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     sweep_deferred(false);
     release_free_blocks(arena);
     if (!arena) high_used_ = used_;
-  }
+  });
 
   // Limit on bytes held from the upstream; 0 means none. Throws value_error
   // for a limit below the bytes in use, and gives back cached segments to
   // come under it where possible.
-  void set_limit(std::size_t bytes) {
+  void set_limit(std::size_t bytes) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     if (bytes != 0 && bytes < used_)
       throw value_error("memory limit of " + group_digits(bytes) + " bytes is below the " +
                         group_digits(used_) + " bytes in use on the " + what_);
     limit_ = bytes;
     if (limit_ != 0 && total_ > limit_) release_free_blocks(nullptr);
-  }
-  std::size_t get_limit() const {
+  });
+  std::size_t get_limit() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return limit_;
-  }
+  });
 
-  std::size_t used_bytes() const {
+  std::size_t used_bytes() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return used_;
-  }
-  std::size_t total_bytes() const {
+  });
+  std::size_t total_bytes() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return total_;
-  }
-  std::size_t free_bytes() const {
+  });
+  std::size_t free_bytes() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return total_ - used_;
-  }
-  std::size_t peak_total_bytes() const {
+  });
+  std::size_t peak_total_bytes() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return peak_total_;
-  }
-  std::size_t peak_used_bytes() const {
+  });
+  std::size_t peak_used_bytes() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return peak_used_;
-  }
-  double budget_ratio() const {
+  });
+  double budget_ratio() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return ratio_;
-  }
+  });
   // Free chunks, including those waiting on tokens.
-  std::size_t n_free_blocks() const {
+  std::size_t n_free_blocks() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return n_free_ + n_deferred_;
-  }
-  statistics stats() const {
+  });
+  statistics stats() const CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     return statistics{segments_, adopted_, released_};
-  }
+  });
   // Starts both peaks over from the bytes held and in use now.
-  void reset_peak() {
+  void reset_peak() CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     peak_total_ = total_;
     peak_used_ = used_;
-  }
+  });
 
  private:
   struct by_size {
@@ -382,16 +383,16 @@ class caching_allocator {
 
   static bool whole(const chunk* c) noexcept { return !c->prev && !c->next; }
 
-  chunk* mark_used(chunk* c) {
+  chunk* mark_used(chunk* c) CUPP_HOST_BODY({
     c->st = state::in_use;
     used_ += c->size;
     if (used_ > peak_used_) peak_used_ = used_;
     if (used_ > high_used_) high_used_ = used_;
     if (track_addresses_) in_use_.emplace(c->ptr, c);
     return c;
-  }
+  });
 
-  chunk* take_best_fit(std::size_t size, std::uint64_t key) {
+  chunk* take_best_fit(std::size_t size, std::uint64_t key) CUPP_HOST_BODY({
     auto a = arenas_.find(key);
     if (a == arenas_.end() || a->second.empty()) return nullptr;
     chunk probe;
@@ -404,20 +405,20 @@ class caching_allocator {
     --n_free_;
     split(c, size);
     return c;
-  }
+  });
 
   // Cuts `c` down to `size`; the remainder stays free under the same key.
-  void split(chunk* c, std::size_t size) {
+  void split(chunk* c, std::size_t size) CUPP_HOST_BODY({
     if (c->size <= size) return;
     chunk* rest = cut(c, size);
     rest->st = state::free;
     arenas_[c->arena].insert(rest);
     ++n_free_;
-  }
+  });
 
   // Ends `c` after `size` bytes; the rest becomes a chunk of its own,
   // linked after it, in no free list yet.
-  chunk* cut(chunk* c, std::size_t size) {
+  chunk* cut(chunk* c, std::size_t size) CUPP_HOST_BODY({
     auto* rest = new chunk;
     rest->ptr = c->ptr + size;
     rest->size = c->size - size;
@@ -428,9 +429,9 @@ class caching_allocator {
     c->next = rest;
     c->size = size;
     return rest;
-  }
+  });
 
-  void make_free(chunk* c) {
+  void make_free(chunk* c) CUPP_HOST_BODY({
     free_set& set = arenas_[c->arena];
     if (chunk* n = c->next; n && n->st == state::free) {
       set.erase(n);
@@ -453,9 +454,9 @@ class caching_allocator {
     c->idle_since = ++frees_;
     set.insert(c);
     ++n_free_;
-  }
+  });
 
-  void sweep_deferred(bool wait_all) {
+  void sweep_deferred(bool wait_all) CUPP_HOST_BODY({
     for (std::size_t i = 0; i < deferred_.size();) {
       chunk* c = deferred_[i];
       bool ready = true;
@@ -477,30 +478,30 @@ class caching_allocator {
       --n_deferred_;
       make_free(c);
     }
-  }
+  });
 
   // What the pool may hold before a miss reuses or gives back idle memory.
-  std::size_t budget(std::size_t need) const {
+  std::size_t budget(std::size_t need) const CUPP_HOST_BODY({
     if (ratio_ <= 0) return std::numeric_limits<std::size_t>::max();
     const double high = static_cast<double>(std::max(high_used_, used_ + need));
     return std::max(floor_, static_cast<std::size_t>(ratio_ * high));
-  }
+  });
 
   // An arena takes a segment; its first one asks the upstream who owns it.
-  void join(std::uint64_t arena) {
+  void join(std::uint64_t arena) CUPP_HOST_BODY({
     ++segments_;
     arena_record& r = owners_[arena];
     if (r.segments++ == 0 && arena_owner_) r.owner = arena_owner_(arena);
-  }
+  });
   // An arena gives one up; the last one lets go of its owner and lists.
-  void leave(std::uint64_t arena) {
+  void leave(std::uint64_t arena) CUPP_HOST_BODY({
     --segments_;
     auto r = owners_.find(arena);
     if (r == owners_.end() || --r->second.segments != 0) return;
     owners_.erase(r);
     for (std::uint64_t k : {arena << 1, (arena << 1) | 1u})
       if (auto a = arenas_.find(k); a != arenas_.end() && a->second.empty()) arenas_.erase(a);
-  }
+  });
 
   // The idle segment of another arena (same size class, `size` bytes or
   // more) that has been idle longest, moved to `key`'s arena after the mover
@@ -508,7 +509,7 @@ class caching_allocator {
   // a segment freed a moment ago is most likely wanted again by its own
   // stream (the soak in allocator_host_test halves its moves this way). Only
   // arenas whose owner is gone qualify unless `any_owner`.
-  chunk* adopt(std::size_t size, std::uint64_t key, bool any_owner) {
+  chunk* adopt(std::size_t size, std::uint64_t key, bool any_owner) CUPP_HOST_BODY({
     if (!order_after_ || owners_.size() <= owners_.count(key >> 1)) return nullptr;
     chunk* best = nullptr;
     std::uint64_t from = 0;
@@ -534,21 +535,21 @@ class caching_allocator {
     join(key >> 1);
     split(best, size);
     return best;
-  }
+  });
 
-  void release(chunk* c) {
+  void release(chunk* c) CUPP_HOST_BODY({
     up_.deallocate(c->ptr, c->size);
     total_ -= c->size;
     --n_free_;
     const std::uint64_t arena = c->arena >> 1;
     delete c;
     leave(arena);
-  }
+  });
 
   // Gives back idle segments (of `only_arena`, or all): every one, or the
   // largest first until `excess` bytes are gone, for the budget. Released
   // after the walk: the last segment of an arena drops its lists.
-  void release_free_blocks(const std::uint64_t* only_arena, std::size_t excess = 0) {
+  void release_free_blocks(const std::uint64_t* only_arena, std::size_t excess = 0) CUPP_HOST_BODY({
     std::vector<chunk*> idle;
     for (auto& [key, set] : arenas_)
       for (chunk* c : set)
@@ -563,9 +564,9 @@ class caching_allocator {
       arenas_.at(c->arena).erase(c);
       release(c);
     }
-  }
+  });
 
-  chunk* find_in_use(const void* p) {
+  chunk* find_in_use(const void* p) CUPP_HOST_BODY({
     if (!track_addresses_ || in_use_.empty()) return nullptr;
     const char* q = static_cast<const char*>(p);
     auto it = in_use_.upper_bound(const_cast<char*>(q));
@@ -573,16 +574,16 @@ class caching_allocator {
     --it;
     chunk* c = it->second;
     return q < c->ptr + c->size ? c : nullptr;
-  }
+  });
 
-  [[noreturn]] void throw_oom(std::size_t size) {
+  [[noreturn]] void throw_oom(std::size_t size) CUPP_HOST_BODY({
     std::string msg = "Out of memory allocating " + group_digits(size) + " bytes on the " + what_ +
                       " (" + group_digits(used_) + " bytes in use, " + group_digits(total_) +
                       " bytes held by the pool";
     if (limit_ != 0) msg += ", limit set to " + group_digits(limit_) + " bytes";
     msg += ")";
     throw out_of_memory_error(msg, size, total_, limit_);
-  }
+  });
 
   upstream_t up_;
   std::function<std::shared_ptr<void>(std::uint64_t)> arena_owner_;

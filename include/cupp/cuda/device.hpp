@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/runtime.hpp>
 
 namespace cupp::cuda {
@@ -30,10 +31,10 @@ class Device {
 
   const DeviceProperties& properties() const { return runtime::getDeviceProperties(id_); }
   // "90" for an H100, as cupy.cuda.Device.compute_capability.
-  std::string compute_capability() const {
+  std::string compute_capability() const CUPP_HOST_BODY({
     const auto& p = properties();
     return std::to_string(p.major) + std::to_string(p.minor);
-  }
+  });
 
   friend bool operator==(const Device& a, const Device& b) noexcept { return a.id_ == b.id_; }
   friend std::ostream& operator<<(std::ostream& os, const Device& d) {
@@ -57,10 +58,10 @@ class device_scope {
   }
   device_scope(const device_scope&) = delete;
   device_scope& operator=(const device_scope&) = delete;
-  ~device_scope() {
+  ~device_scope() CUPP_HOST_BODY({
     int now = -1;
     if (cudaGetDevice(&now) == cudaSuccess && now != previous_) (void)cudaSetDevice(previous_);
-  }
+  });
 
  private:
   int previous_;
@@ -70,10 +71,10 @@ inline device_scope Device::scope() const {
   return device_scope(id_);
 }
 
-inline void Device::synchronize() const {
+inline void Device::synchronize() const CUPP_HOST_BODY({
   device_scope s(id_);
   runtime::deviceSynchronize();
-}
+});
 
 // The current device of the calling thread.
 inline Device get_device() {

@@ -31,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/config.hpp>
+
 namespace cupp::cuda {
 
 class memory_hook_scope;
@@ -71,10 +73,10 @@ struct hook_link {
 
 // The innermost hook installed on this thread, or null: the one
 // thread-local every allocation reads, so that no hook costs one load.
-inline const hook_link*& hook_stack() noexcept {
+inline const hook_link*& hook_stack() noexcept CUPP_HOST_BODY({
   thread_local const hook_link* top = nullptr;
   return top;
-}
+});
 
 // Calls f on each hook of the stack, outermost (first installed) first.
 template <class F>
@@ -156,11 +158,11 @@ inline memory_hook_scope memory_hook::activate() {
 
 // The hooks installed on the calling thread, first installed first
 // (cupy.cuda.memory_hook.get_memory_hooks).
-inline std::vector<memory_hook*> get_memory_hooks() {
+inline std::vector<memory_hook*> get_memory_hooks() CUPP_HOST_BODY({
   std::vector<memory_hook*> out;
   detail::for_each_hook(detail::hook_stack(), [&](memory_hook& h) { out.push_back(&h); });
   return out;
-}
+});
 
 // ---------------------------------------------------------------------------
 // Allocation sites: C++ has no traceback to walk, so the places worth
@@ -195,17 +197,17 @@ class alloc_site {
   const alloc_site* outer() const noexcept { return outer_; }
 
   // "label at file:line (function)", or "file:line (function)".
-  std::string name() const {
+  std::string name() const CUPP_HOST_BODY({
     std::string s = label_ ? std::string(label_) + " at " : std::string();
     return s + where_.file_name() + ':' + std::to_string(where_.line()) + " (" +
            where_.function_name() + ')';
-  }
+  });
 
   // The calling thread's innermost site, or null.
-  static const alloc_site*& current() noexcept {
+  static const alloc_site*& current() noexcept CUPP_HOST_BODY({
     thread_local const alloc_site* top = nullptr;
     return top;
-  }
+  });
 
  private:
   std::source_location where_;
@@ -230,33 +232,33 @@ class debug_print_hook : public memory_hook {
  public:
   explicit debug_print_hook(std::ostream& os, bool flush = true) : os_(&os), flush_(flush) {}
 
-  void alloc_postprocess(int device, std::size_t mem_size, void* mem_ptr) override {
+  void alloc_postprocess(int device, std::size_t mem_size, void* mem_ptr) override CUPP_HOST_BODY({
     line("{\"hook\":\"alloc\",\"device_id\":" + std::to_string(device) +
          ",\"mem_size\":" + std::to_string(mem_size) + ",\"mem_ptr\":\"" + hex(mem_ptr) + "\"}");
-  }
+  });
   void malloc_postprocess(int device, std::size_t size, std::size_t mem_size,
-                          void* mem_ptr) override {
+                          void* mem_ptr) override CUPP_HOST_BODY({
     line("{\"hook\":\"malloc\",\"device_id\":" + std::to_string(device) +
          ",\"size\":" + std::to_string(size) + ",\"mem_size\":" + std::to_string(mem_size) +
          ",\"mem_ptr\":\"" + hex(mem_ptr) + "\"}");
-  }
-  void free_postprocess(int device, void* mem_ptr, std::size_t mem_size) override {
+  });
+  void free_postprocess(int device, void* mem_ptr, std::size_t mem_size) override CUPP_HOST_BODY({
     line("{\"hook\":\"free\",\"device_id\":" + std::to_string(device) +
          ",\"mem_size\":" + std::to_string(mem_size) + ",\"mem_ptr\":\"" + hex(mem_ptr) + "\"}");
-  }
+  });
 
  private:
-  static std::string hex(const void* p) {
+  static std::string hex(const void* p) CUPP_HOST_BODY({
     char buf[2 + 2 * sizeof(void*) + 1];
     std::snprintf(buf, sizeof buf, "0x%llx",
                   static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
     return buf;
-  }
-  void line(const std::string& s) {
+  });
+  void line(const std::string& s) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     *os_ << s << '\n';
     if (flush_) os_->flush();
-  }
+  });
 
   std::ostream* os_;
   bool flush_;
@@ -279,13 +281,13 @@ class line_profile_hook : public memory_hook {
     std::size_t acquired_bytes = 0;  // taken from CUDA
   };
 
-  void alloc_postprocess(int, std::size_t mem_size, void* mem_ptr) override {
+  void alloc_postprocess(int, std::size_t mem_size, void* mem_ptr) override CUPP_HOST_BODY({
     if (!mem_ptr) return;
     std::lock_guard lock(mutex_);
     site_stats& s = at(alloc_site::current());
     ++s.n_alloc;
     s.acquired_bytes += mem_size;
-  }
+  });
   void malloc_postprocess(int, std::size_t size, std::size_t mem_size, void* mem_ptr) override {
     if (!mem_ptr) return;
     std::lock_guard lock(mutex_);
@@ -296,7 +298,7 @@ class line_profile_hook : public memory_hook {
   }
 
   // Every site seen, most bytes used first (ties by name).
-  std::vector<site_stats> report() const {
+  std::vector<site_stats> report() const CUPP_HOST_BODY({
     std::vector<site_stats> out;
     {
       std::lock_guard lock(mutex_);
@@ -306,10 +308,10 @@ class line_profile_hook : public memory_hook {
       return a.used_bytes > b.used_bytes;
     });
     return out;
-  }
+  });
 
   // A table: used bytes, mallocs, bytes taken from CUDA, site; then totals.
-  void print_report(std::ostream& os) const {
+  void print_report(std::ostream& os) const CUPP_HOST_BODY({
     const auto rows = report();
     site_stats total;
     total.site = "total";
@@ -329,15 +331,15 @@ class line_profile_hook : public memory_hook {
       total.acquired_bytes += s.acquired_bytes;
     }
     print(total);
-  }
+  });
 
-  void clear() {
+  void clear() CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     sites_.clear();
-  }
+  });
 
  private:
-  site_stats& at(const alloc_site* site) {
+  site_stats& at(const alloc_site* site) CUPP_HOST_BODY({
     std::string name = site ? site->name() : std::string("(no alloc_site)");
     auto it = sites_.find(name);
     if (it == sites_.end()) {
@@ -345,7 +347,7 @@ class line_profile_hook : public memory_hook {
       it->second.site = std::move(name);
     }
     return it->second;
-  }
+  });
 
   mutable std::mutex mutex_;
   std::map<std::string, site_stats> sites_;  // ordered: ties in the report by name

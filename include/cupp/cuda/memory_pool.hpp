@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/caching_allocator.hpp>
 #include <cupp/cuda/memory_hook.hpp>
 #include <cupp/cuda/stream.hpp>
@@ -32,7 +33,7 @@ namespace detail {
 
 // CUPP_GPU_MEMORY_LIMIT: bytes ("1073741824") or a share of the device's
 // memory ("50%"). Empty or unset: no limit.
-inline std::size_t parse_memory_limit(const char* text, std::size_t device_total) {
+inline std::size_t parse_memory_limit(const char* text, std::size_t device_total) CUPP_HOST_BODY({
   if (!text || !*text) return 0;
   const std::string s(text);
   char* end = nullptr;
@@ -48,19 +49,19 @@ inline std::size_t parse_memory_limit(const char* text, std::size_t device_total
     throw value_error("CUPP_GPU_MEMORY_LIMIT='" + s +
                       "': expected a byte count or a percentage such as 50%");
   return static_cast<std::size_t>(v);
-}
+});
 
 // Stream captures in progress (<cupp/cuda/graph.hpp> counts them). While
 // one runs, the pool neither frees idle segments to keep to its budget nor
 // makes one stream wait for another: either would reach into the capture.
-inline std::atomic<int>& capture_count() {
+inline std::atomic<int>& capture_count() CUPP_HOST_BODY({
   static std::atomic<int> n{0};
   return n;
-}
+});
 
 // cudaMalloc-style upstream that turns "out of memory" into nullptr so the
 // pool can empty its cache and retry.
-inline void* upstream_malloc(std::size_t n, bool managed) {
+inline void* upstream_malloc(std::size_t n, bool managed) CUPP_HOST_BODY({
   void* p = nullptr;
   const cudaError_t e = managed ? cudaMallocManaged(&p, n) : cudaMalloc(&p, n);
   if (e == cudaErrorMemoryAllocation) {
@@ -69,7 +70,7 @@ inline void* upstream_malloc(std::size_t n, bool managed) {
   }
   check(e, managed ? "cudaMallocManaged" : "cudaMalloc");
   return p;
-}
+});
 
 // One device's caching pool. Deleters of the memory it hands out hold a
 // reference to it, so the pool outlives every allocation.
@@ -88,21 +89,21 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
                .deallocate = [](void* p, std::size_t) { (void)cudaFree(p); },
                .token_ready = {},
                .token_release = {}},
-              "device " + std::to_string(device)) {
-    // Requests up to 1 MiB share 2 MiB segments; larger ones take whole
-    // 2 MiB pages, whose slack serves the next slightly larger request.
-    core_.set_small_segments(std::size_t{1} << 20, std::size_t{2} << 20);
-    core_.set_large_granularity(std::size_t{2} << 20);
-    core_.set_budget(default_budget_ratio, budget_floor);
-    core_.set_mover([this](std::uint64_t arena) { return stream_of(arena); },
-                    [this](const std::shared_ptr<void>& from) { return order_after(from); },
-                    [] { return capture_count().load(std::memory_order_acquire) == 0; });
-    core_.report_to_hooks(device);
-    if (const char* env = std::getenv("CUPP_GPU_MEMORY_LIMIT"); env && *env) {
-      const std::size_t total = runtime::getDeviceProperties(device).totalGlobalMem;
-      core_.set_limit(parse_memory_limit(env, total));
-    }
-  }
+              "device " + std::to_string(device)) CUPP_HOST_BODY({
+          // Requests up to 1 MiB share 2 MiB segments; larger ones take whole
+          // 2 MiB pages, whose slack serves the next slightly larger request.
+          core_.set_small_segments(std::size_t{1} << 20, std::size_t{2} << 20);
+          core_.set_large_granularity(std::size_t{2} << 20);
+          core_.set_budget(default_budget_ratio, budget_floor);
+          core_.set_mover([this](std::uint64_t arena) { return stream_of(arena); },
+                          [this](const std::shared_ptr<void>& from) { return order_after(from); },
+                          [] { return capture_count().load(std::memory_order_acquire) == 0; });
+          core_.report_to_hooks(device);
+          if (const char* env = std::getenv("CUPP_GPU_MEMORY_LIMIT"); env && *env) {
+            const std::size_t total = runtime::getDeviceProperties(device).totalGlobalMem;
+            core_.set_limit(parse_memory_limit(env, total));
+          }
+        });
   device_pool(const device_pool&) = delete;
   device_pool& operator=(const device_pool&) = delete;
   ~device_pool() {
@@ -118,12 +119,12 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
   };
 
   // Memory for the calling thread's current stream on this device.
-  memory_ptr malloc(std::size_t n) {
+  memory_ptr malloc(std::size_t n) CUPP_HOST_BODY({
     if (n == 0) return nullptr;
     const std::uint64_t arena = detail::current_stream_impl(device_)->id;
     auto* c = core_.allocate(n, arena);
     return memory_ptr(c->ptr, chunk_return{shared_from_this(), c});
-  }
+  });
 
   int device() const noexcept { return device_; }
   cupp::detail::caching_allocator& core() noexcept { return core_; }
@@ -134,15 +135,15 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
   // while it holds the stream's segments. The null and per-thread streams
   // and streams made elsewhere keep theirs (a per-thread stream's handle
   // names another stream on another thread; a foreign one may be gone).
-  std::shared_ptr<void> stream_of(std::uint64_t arena) const {
+  std::shared_ptr<void> stream_of(std::uint64_t arena) const CUPP_HOST_BODY({
     const auto& s = detail::current_stream_impl(device_);
     if (s->id != arena || !s->owned) return {};
     return s;
-  }
+  });
 
   // Called with the pool's lock held, which also guards event_: the calling
   // thread's stream waits for everything queued so far on `from`.
-  bool order_after(const std::shared_ptr<void>& from) {
+  bool order_after(const std::shared_ptr<void>& from) CUPP_HOST_BODY({
     const cudaStream_t source = static_cast<const stream_impl*>(from.get())->handle;
     const cudaStream_t target = detail::current_stream_impl(device_)->handle;
     // A capture would take the wait into its graph: no moves then.
@@ -166,7 +167,7 @@ class device_pool : public std::enable_shared_from_this<device_pool> {
       return false;
     }
     return true;
-  }
+  });
 
   int device_;
   cudaEvent_t event_ = nullptr;
@@ -195,10 +196,10 @@ class MemoryPool {
   // Gives the cached segments that are entirely free back to CUDA (on the
   // current device; only those freed on `stream` when it is given).
   void free_all_blocks() { pool().core().free_all_blocks(); }
-  void free_all_blocks(const Stream& stream) {
+  void free_all_blocks(const Stream& stream) CUPP_HOST_BODY({
     const std::uint64_t id = stream.id();
     pool().core().free_all_blocks(&id);
-  }
+  });
   // Bytes in live allocations.
   std::size_t used_bytes() { return pool().core().used_bytes(); }
   // Bytes held from CUDA: in use plus cached.
@@ -217,30 +218,30 @@ class MemoryPool {
   // value_error when the cap is below the bytes in use.
   void set_limit(std::size_t bytes) { pool().core().set_limit(bytes); }
   // Caps it at a share of the device's memory, 0 <= fraction <= 1.
-  void set_limit_fraction(double fraction) {
+  void set_limit_fraction(double fraction) CUPP_HOST_BODY({
     if (!(fraction >= 0.0 && fraction <= 1.0))
       throw value_error("memory limit fraction must lie in [0, 1], got " +
                         std::to_string(fraction));
     const int dev = runtime::getDevice();
     const double total = static_cast<double>(runtime::getDeviceProperties(dev).totalGlobalMem);
     set_limit(static_cast<std::size_t>(fraction * total));
-  }
+  });
   std::size_t get_limit() { return pool().core().get_limit(); }
 
   // Past max(16 MiB, ratio x the most in use since free_all_blocks()), the
   // pool reuses idle memory of other streams (after an event) and gives idle
   // segments back before it takes more from CUDA. 3 by default; 0: the pool
   // only grows (until out of memory or a limit), and streams never share.
-  void set_budget_ratio(double ratio) {
+  void set_budget_ratio(double ratio) CUPP_HOST_BODY({
     if (!(ratio == 0.0 || ratio >= 1.0))
       throw value_error("memory pool budget ratio must be 0 or at least 1, got " +
                         std::to_string(ratio));
     pool().core().set_budget(ratio, detail::device_pool::budget_floor);
-  }
+  });
   double get_budget_ratio() { return pool().core().budget_ratio(); }
 
   // The single-device pool behind the current device.
-  detail::device_pool& pool() {
+  detail::device_pool& pool() CUPP_HOST_BODY({
     const int dev = runtime::getDevice();
     if (auto* p = impl_->pools[dev].load(std::memory_order_acquire)) return *p;
     std::lock_guard lock(impl_->mutex);
@@ -249,7 +250,7 @@ class MemoryPool {
     impl_->owned.push_back(owned);
     impl_->pools[dev].store(owned.get(), std::memory_order_release);
     return *owned;
-  }
+  });
 
  private:
   struct impl {
@@ -263,10 +264,10 @@ class MemoryPool {
 
 // The pool that arrays use unless another allocator was chosen. It lives
 // until the process ends, so arrays in static storage stay valid.
-inline MemoryPool& get_default_memory_pool() {
+inline MemoryPool& get_default_memory_pool() CUPP_HOST_BODY({
   static MemoryPool* pool = new MemoryPool();
   return *pool;
-}
+});
 
 // cupy.cuda.MemoryAsyncPool: stream-ordered allocation through CUDA's own
 // pool (cudaMallocAsync). Memory is freed on the stream it was allocated on.
@@ -274,7 +275,7 @@ inline MemoryPool& get_default_memory_pool() {
 // threshold is raised to the maximum on first use).
 class MemoryAsyncPool {
  public:
-  memory_ptr malloc(std::size_t nbytes) {
+  memory_ptr malloc(std::size_t nbytes) CUPP_HOST_BODY({
     if (nbytes == 0) return nullptr;
     const int dev = runtime::getDevice();
     prepare(dev);
@@ -284,30 +285,30 @@ class MemoryAsyncPool {
     return memory_ptr(p, [stream, dev, nbytes](void* q) {
       detail::report_free(dev, q, nbytes, [&] { (void)cudaFreeAsync(q, stream->handle); });
     });
-  }
+  });
   allocator_fn as_allocator() const {
     return [p = *this](std::size_t n) mutable { return p.malloc(n); };
   }
 
   // Returns the pool's cached memory to the device (after a device sync).
-  void free_all_blocks() {
+  void free_all_blocks() CUPP_HOST_BODY({
     const int dev = runtime::getDevice();
     runtime::deviceSynchronize();
     check(cudaMemPoolTrimTo(pool_of(dev), 0), "cudaMemPoolTrimTo");
-  }
+  });
   std::size_t used_bytes() { return attribute(cudaMemPoolAttrUsedMemCurrent); }
   std::size_t total_bytes() { return attribute(cudaMemPoolAttrReservedMemCurrent); }
   std::size_t free_bytes() { return total_bytes() - used_bytes(); }
   std::size_t peak_total_bytes() { return attribute(cudaMemPoolAttrReservedMemHigh); }
-  void reset_peak() {
+  void reset_peak() CUPP_HOST_BODY({
     std::uint64_t zero = 0;
     check(cudaMemPoolSetAttribute(pool_of(runtime::getDevice()), cudaMemPoolAttrReservedMemHigh,
                                   &zero),
           "cudaMemPoolSetAttribute");
-  }
+  });
 
  private:
-  void* allocate(int dev, std::size_t nbytes, cudaStream_t handle) {
+  void* allocate(int dev, std::size_t nbytes, cudaStream_t handle) CUPP_HOST_BODY({
     void* p = nullptr;
     const cudaError_t e = cudaMallocAsync(&p, nbytes, handle);
     if (e == cudaErrorMemoryAllocation) {
@@ -330,13 +331,13 @@ class MemoryAsyncPool {
       check(e, "cudaMallocAsync");
     }
     return p;
-  }
-  static cudaMemPool_t pool_of(int dev) {
+  });
+  static cudaMemPool_t pool_of(int dev) CUPP_HOST_BODY({
     cudaMemPool_t pool{};
     check(cudaDeviceGetDefaultMemPool(&pool, dev), "cudaDeviceGetDefaultMemPool");
     return pool;
-  }
-  static void prepare(int dev) {
+  });
+  static void prepare(int dev) CUPP_HOST_BODY({
     static std::array<std::once_flag, max_devices> once;
     std::call_once(once[dev], [dev] {
       if (!runtime::getDeviceProperties(dev).memoryPoolsSupported)
@@ -346,13 +347,13 @@ class MemoryAsyncPool {
       check(cudaMemPoolSetAttribute(pool_of(dev), cudaMemPoolAttrReleaseThreshold, &threshold),
             "cudaMemPoolSetAttribute");
     });
-  }
-  static std::size_t attribute(cudaMemPoolAttr attr) {
+  });
+  static std::size_t attribute(cudaMemPoolAttr attr) CUPP_HOST_BODY({
     std::uint64_t v = 0;
     check(cudaMemPoolGetAttribute(pool_of(runtime::getDevice()), attr, &v),
           "cudaMemPoolGetAttribute");
     return static_cast<std::size_t>(v);
-  }
+  });
 };
 
 }  // namespace cupp::cuda

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/caching_allocator.hpp>
 #include <cupp/cuda/memory_pool.hpp>
 #include <cupp/cuda/stream.hpp>
@@ -25,7 +26,7 @@ struct pinned_token {
 
 class event_cache {
  public:
-  pinned_token* acquire(int device) {
+  pinned_token* acquire(int device) CUPP_HOST_BODY({
     {
       std::lock_guard lock(mutex_);
       auto& list = free_[device];
@@ -38,23 +39,23 @@ class event_cache {
     auto* t = new pinned_token{nullptr, device};
     check(cudaEventCreateWithFlags(&t->event, cudaEventDisableTiming), "cudaEventCreateWithFlags");
     return t;
-  }
-  void release(pinned_token* t) {
+  });
+  void release(pinned_token* t) CUPP_HOST_BODY({
     std::lock_guard lock(mutex_);
     free_[t->device].push_back(t);
-  }
+  });
 
  private:
   std::mutex mutex_;
   std::array<std::vector<pinned_token*>, max_devices> free_;
 };
 
-inline event_cache& pinned_events() {
+inline event_cache& pinned_events() CUPP_HOST_BODY({
   static event_cache* c = new event_cache();
   return *c;
-}
+});
 
-inline void* upstream_host_alloc(std::size_t n) {
+inline void* upstream_host_alloc(std::size_t n) CUPP_HOST_BODY({
   void* p = nullptr;
   const cudaError_t e = cudaHostAlloc(&p, n, cudaHostAllocPortable);
   if (e == cudaErrorMemoryAllocation) {
@@ -63,7 +64,7 @@ inline void* upstream_host_alloc(std::size_t n) {
   }
   check(e, "cudaHostAlloc");
   return p;
-}
+});
 
 }  // namespace detail
 
@@ -74,11 +75,11 @@ class PinnedMemoryPool {
  public:
   PinnedMemoryPool() : impl_(std::make_shared<impl>()) {}
 
-  memory_ptr malloc(std::size_t nbytes) {
+  memory_ptr malloc(std::size_t nbytes) CUPP_HOST_BODY({
     if (nbytes == 0) return nullptr;
     auto* c = impl_->core.allocate(nbytes, 0);
     return memory_ptr(c->ptr, [impl = impl_, c](void*) { impl->core.deallocate(c); });
-  }
+  });
   allocator_fn as_allocator() const {
     return [p = *this](std::size_t n) mutable { return p.malloc(n); };
   }
@@ -86,7 +87,7 @@ class PinnedMemoryPool {
   // Marks the block holding `p` as used by work now enqueued on `stream`:
   // it is not reused before that work is done. False if `p` is not from
   // this pool.
-  bool record_use(const void* p, cudaStream_t stream, int device) {
+  bool record_use(const void* p, cudaStream_t stream, int device) CUPP_HOST_BODY({
     if (!impl_->core.owns(p)) return false;
     auto* token = detail::pinned_events().acquire(device);
     {
@@ -98,7 +99,7 @@ class PinnedMemoryPool {
       return false;
     }
     return true;
-  }
+  });
   bool owns(const void* p) { return impl_->core.owns(p); }
 
   void free_all_blocks() { impl_->core.free_all_blocks(); }
@@ -136,20 +137,20 @@ class PinnedMemoryPool {
   std::shared_ptr<impl> impl_;
 };
 
-inline PinnedMemoryPool& get_default_pinned_memory_pool() {
+inline PinnedMemoryPool& get_default_pinned_memory_pool() CUPP_HOST_BODY({
   static PinnedMemoryPool* pool = new PinnedMemoryPool();
   return *pool;
-}
+});
 
 namespace detail {
-inline std::mutex& pinned_allocator_mutex() {
+inline std::mutex& pinned_allocator_mutex() CUPP_HOST_BODY({
   static std::mutex* m = new std::mutex();
   return *m;
-}
-inline allocator_fn& pinned_allocator() {
+});
+inline allocator_fn& pinned_allocator() CUPP_HOST_BODY({
   static allocator_fn* f = new allocator_fn();
   return *f;
-}
+});
 }  // namespace detail
 
 // Replaces the allocator of pinned memory (empty: the default pinned pool).
@@ -159,7 +160,7 @@ inline void set_pinned_memory_allocator(allocator_fn fn = {}) {
 }
 
 // `nbytes` of page-locked host memory (cupy.cuda.alloc_pinned_memory).
-inline memory_ptr alloc_pinned_memory(std::size_t nbytes) {
+inline memory_ptr alloc_pinned_memory(std::size_t nbytes) CUPP_HOST_BODY({
   allocator_fn fn;
   {
     std::lock_guard lock(detail::pinned_allocator_mutex());
@@ -167,6 +168,6 @@ inline memory_ptr alloc_pinned_memory(std::size_t nbytes) {
   }
   if (fn) return fn(nbytes);
   return get_default_pinned_memory_pool().malloc(nbytes);
-}
+});
 
 }  // namespace cupp::cuda

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <cupp/config.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp::cuda {
@@ -40,14 +41,14 @@ namespace detail {
 // The errors CUDA reports when there is no device to run on: no driver
 // (the runtime then reports an "insufficient" driver of version 0), a stub
 // driver library, a driver that cannot initialise, or no device.
-inline bool no_device_code(cudaError_t code) noexcept {
+inline bool no_device_code(cudaError_t code) noexcept CUPP_HOST_BODY({
   if (code == cudaErrorInsufficientDriver) {
     int v = 0;
     return cudaDriverGetVersion(&v) != cudaSuccess || v == 0;
   }
   return code == cudaErrorNoDevice || code == cudaErrorStubLibrary ||
          code == cudaErrorInitializationError;
-}
+});
 
 inline std::string cuda_version_string(int v) {
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
@@ -83,7 +84,7 @@ class no_device_error : public cuda_error {
       : cuda_error(code, make_message(code, context), message_t{}) {}
 
  private:
-  static std::string make_message(cudaError_t code, const std::string& context) {
+  static std::string make_message(cudaError_t code, const std::string& context) CUPP_HOST_BODY({
     std::string m = cudaGetErrorName(code);
     m += ": ";
     switch (code) {
@@ -106,19 +107,19 @@ class no_device_error : public cuda_error {
          "GPU and its driver; host arrays (cupp::host::ndarray, cupp::host::zeros, "
          "cupp::host::arange ...) run without one";
     return m;
-  }
+  });
 };
 
 // Throws cuda_error when a runtime call failed (no_device_error when there
 // is no device or driver to run on). The error is taken off the thread's
 // error state so that a later check does not see it again.
-inline void check(cudaError_t code, const char* what = nullptr) {
+inline void check(cudaError_t code, const char* what = nullptr) CUPP_HOST_BODY({
   if (code != cudaSuccess) {
     (void)cudaGetLastError();
     if (detail::no_device_code(code)) throw no_device_error(code, what ? what : "");
     throw cuda_error(code, what ? what : "");
   }
-}
+});
 
 // Checks the launch that was just enqueued on this thread.
 inline void check_last_launch(const char* what = "kernel launch") {
@@ -177,17 +178,17 @@ namespace runtime {
 // Number of CUDA devices. Throws cuda_error when there is no driver or no
 // device, as cupy.cuda.runtime.getDeviceCount does; is_available() asks the
 // same question without throwing.
-inline int getDeviceCount() {
+inline int getDeviceCount() CUPP_HOST_BODY({
   int n = 0;
   check(cudaGetDeviceCount(&n), "cudaGetDeviceCount");
   return n;
-}
+});
 
-inline int getDevice() {
+inline int getDevice() CUPP_HOST_BODY({
   int d = 0;
   check(cudaGetDevice(&d), "cudaGetDevice");
   return d;
-}
+});
 
 inline void setDevice(int device) {
   check(cudaSetDevice(device), "cudaSetDevice");
@@ -197,29 +198,29 @@ inline void deviceSynchronize() {
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
-inline int runtimeGetVersion() {
+inline int runtimeGetVersion() CUPP_HOST_BODY({
   int v = 0;
   check(cudaRuntimeGetVersion(&v), "cudaRuntimeGetVersion");
   return v;
-}
+});
 
-inline int driverGetVersion() {
+inline int driverGetVersion() CUPP_HOST_BODY({
   int v = 0;
   check(cudaDriverGetVersion(&v), "cudaDriverGetVersion");
   return v;
-}
+});
 
 // Free and total bytes of the current device.
-inline std::pair<std::size_t, std::size_t> memGetInfo() {
+inline std::pair<std::size_t, std::size_t> memGetInfo() CUPP_HOST_BODY({
   std::size_t free_bytes = 0, total = 0;
   check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
   return {free_bytes, total};
-}
+});
 
 }  // namespace runtime
 
 // cupy.cuda.is_available(): true when a driver and at least one device exist.
-inline bool is_available() noexcept {
+inline bool is_available() noexcept CUPP_HOST_BODY({
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
@@ -227,20 +228,20 @@ inline bool is_available() noexcept {
     return false;
   }
   return n > 0;
-}
+});
 
 namespace detail {
 
 // Throws a cuda_error naming the ordinal when `device` does not exist.
-inline void check_device_id(int device) {
+inline void check_device_id(int device) CUPP_HOST_BODY({
   const int n = runtime::getDeviceCount();
   if (device < 0 || device >= n)
     throw cuda_error(cudaErrorInvalidDevice, "device " + std::to_string(device) + " requested, " +
                                                  std::to_string(n) +
                                                  (n == 1 ? " device" : " devices") + " present");
-}
+});
 
-inline DeviceProperties query_properties(int device) {
+inline DeviceProperties query_properties(int device) CUPP_HOST_BODY({
   cudaDeviceProp p{};
   check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties");
   DeviceProperties r;
@@ -289,7 +290,7 @@ inline DeviceProperties query_properties(int device) {
   r.memoryPoolsSupported = p.memoryPoolsSupported;
   r.streamPrioritiesSupported = p.streamPrioritiesSupported;
   return r;
-}
+});
 
 }  // namespace detail
 
@@ -297,7 +298,7 @@ namespace runtime {
 
 // Properties of a device, queried on first use and cached for the process:
 // launch code reads them on every call and must not pay for a query.
-inline const DeviceProperties& getDeviceProperties(int device) {
+inline const DeviceProperties& getDeviceProperties(int device) CUPP_HOST_BODY({
   static std::array<std::atomic<const DeviceProperties*>, max_devices> cache{};
   static std::mutex mutex;
   if (device < 0 || device >= max_devices) detail::check_device_id(device);
@@ -309,7 +310,7 @@ inline const DeviceProperties& getDeviceProperties(int device) {
   auto* p = new DeviceProperties(detail::query_properties(device));
   cache[device].store(p, std::memory_order_release);
   return *p;
-}
+});
 
 }  // namespace runtime
 }  // namespace cupp::cuda

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string_view>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/device.hpp>
 #include <cupp/cuda/runtime.hpp>
 
@@ -23,10 +24,10 @@ namespace detail {
 // Allocation caches key their free lists by this id rather than by the
 // cudaStream_t value, which CUDA may hand out again after a stream is
 // destroyed while memory freed on the old stream is still in flight.
-inline std::uint64_t next_stream_id() {
+inline std::uint64_t next_stream_id() CUPP_HOST_BODY({
   static std::atomic<std::uint64_t> next{2};
   return next.fetch_add(1, std::memory_order_relaxed);
-}
+});
 
 struct stream_impl {
   cudaStream_t handle = nullptr;
@@ -39,24 +40,24 @@ struct stream_impl {
   stream_impl() = default;
   stream_impl(const stream_impl&) = delete;
   stream_impl& operator=(const stream_impl&) = delete;
-  ~stream_impl() {
+  ~stream_impl() CUPP_HOST_BODY({
     // Pending work still completes; CUDA releases the stream afterwards.
     if (owned && handle) (void)cudaStreamDestroy(handle);
-  }
+  });
 };
 
-inline const std::shared_ptr<stream_impl>& null_stream_impl() {
+inline const std::shared_ptr<stream_impl>& null_stream_impl() CUPP_HOST_BODY({
   static const std::shared_ptr<stream_impl> s = [] {
     auto p = std::make_shared<stream_impl>();
     p->id = 0;
     return p;
   }();
   return s;
-}
+});
 
 // The per-thread default stream is a different stream on every thread, so
 // each thread gets its own id for it.
-inline const std::shared_ptr<stream_impl>& ptds_impl() {
+inline const std::shared_ptr<stream_impl>& ptds_impl() CUPP_HOST_BODY({
   thread_local const std::shared_ptr<stream_impl> s = [] {
     auto p = std::make_shared<stream_impl>();
     p->handle = cudaStreamPerThread;
@@ -64,15 +65,15 @@ inline const std::shared_ptr<stream_impl>& ptds_impl() {
     return p;
   }();
   return s;
-}
+});
 
-inline std::atomic<int>& default_stream_mode() {
+inline std::atomic<int>& default_stream_mode() CUPP_HOST_BODY({
   // -1: not read yet; 0: legacy null stream; 1: per-thread default stream.
   static std::atomic<int> mode{-1};
   return mode;
-}
+});
 
-inline bool default_is_per_thread() {
+inline bool default_is_per_thread() CUPP_HOST_BODY({
   int m = default_stream_mode().load(std::memory_order_relaxed);
   if (m < 0) {
     const char* env = std::getenv("CUPP_CUDA_PER_THREAD_DEFAULT_STREAM");
@@ -82,19 +83,19 @@ inline bool default_is_per_thread() {
     m = default_stream_mode().load(std::memory_order_relaxed);
   }
   return m == 1;
-}
+});
 
 // The stream set current on this thread for each device (null: the default).
-inline std::array<std::shared_ptr<stream_impl>, max_devices>& current_streams() {
+inline std::array<std::shared_ptr<stream_impl>, max_devices>& current_streams() CUPP_HOST_BODY({
   thread_local std::array<std::shared_ptr<stream_impl>, max_devices> table{};
   return table;
-}
+});
 
-inline const std::shared_ptr<stream_impl>& current_stream_impl(int device) {
+inline const std::shared_ptr<stream_impl>& current_stream_impl(int device) CUPP_HOST_BODY({
   const auto& s = current_streams()[device];
   if (s) return s;
   return default_is_per_thread() ? ptds_impl() : null_stream_impl();
-}
+});
 
 }  // namespace detail
 
@@ -104,7 +105,7 @@ class Stream {
  public:
   // A new stream on the current device. non_blocking streams do not wait
   // for the legacy null stream; lower priority numbers run first.
-  explicit Stream(bool non_blocking = false, int priority = 0) {
+  explicit Stream(bool non_blocking = false, int priority = 0) CUPP_HOST_BODY({
     auto p = std::make_shared<detail::stream_impl>();
     p->device = runtime::getDevice();
     p->non_blocking = non_blocking;
@@ -115,7 +116,7 @@ class Stream {
           "cudaStreamCreateWithPriority");
     p->owned = true;
     impl_ = std::move(p);
-  }
+  });
 
   // The legacy default stream (cupy.cuda.Stream.null).
   static Stream null() { return Stream(detail::null_stream_impl()); }
@@ -123,7 +124,7 @@ class Stream {
   static Stream per_thread() { return Stream(detail::ptds_impl()); }
   // Wraps a stream created elsewhere; cupp never destroys it
   // (cupy.cuda.ExternalStream).
-  static Stream from_handle(cudaStream_t handle, int device = -1) {
+  static Stream from_handle(cudaStream_t handle, int device = -1) CUPP_HOST_BODY({
     if (handle == nullptr) return null();
     if (handle == cudaStreamPerThread) return per_thread();
     auto p = std::make_shared<detail::stream_impl>();
@@ -132,7 +133,7 @@ class Stream {
     p->id = detail::next_stream_id();
     impl_flags(*p);
     return Stream(std::move(p));
-  }
+  });
 
   cudaStream_t handle() const noexcept { return impl_->handle; }
   // The device the stream belongs to, or -1 for the null and per-thread
@@ -146,7 +147,7 @@ class Stream {
   // Blocks until all work on the stream is done.
   void synchronize() const { check(cudaStreamSynchronize(handle()), "cudaStreamSynchronize"); }
   // True when all work on the stream is done (cudaStreamQuery).
-  bool done() const {
+  bool done() const CUPP_HOST_BODY({
     const cudaError_t e = cudaStreamQuery(handle());
     if (e == cudaErrorNotReady) {
       (void)cudaGetLastError();
@@ -154,7 +155,7 @@ class Stream {
     }
     check(e, "cudaStreamQuery");
     return true;
-  }
+  });
   // Later work on this stream waits until `event` has completed.
   void wait_event(const Event& event) const;
   // Records an event on this stream and returns it.
@@ -162,7 +163,7 @@ class Stream {
   void record(Event& event) const;
   // Runs `fn` on a CUDA thread once the work before it on this stream is
   // done. `fn` must not call CUDA.
-  void launch_host_func(std::function<void()> fn) const {
+  void launch_host_func(std::function<void()> fn) const CUPP_HOST_BODY({
     auto* heap = new std::function<void()>(std::move(fn));
     const cudaError_t e = cudaLaunchHostFunc(
         handle(),
@@ -175,7 +176,7 @@ class Stream {
       delete heap;
       check(e, "cudaLaunchHostFunc");
     }
-  }
+  });
 
   // The same question as done(), under the name of the CUDA call.
   bool query() const { return done(); }
@@ -189,17 +190,17 @@ class Stream {
   friend bool operator==(const Stream& a, const Stream& b) noexcept {
     return a.impl_->id == b.impl_->id;
   }
-  friend std::ostream& operator<<(std::ostream& os, const Stream& s) {
+  friend std::ostream& operator<<(std::ostream& os, const Stream& s) CUPP_HOST_BODY({
     return os << "<Stream " << static_cast<const void*>(s.handle()) << " (device " << s.device_id()
               << ")>";
-  }
+  });
 
   // For the memory pools and transfers.
   const std::shared_ptr<detail::stream_impl>& impl() const noexcept { return impl_; }
   explicit Stream(std::shared_ptr<detail::stream_impl> impl) noexcept : impl_(std::move(impl)) {}
 
  private:
-  static void impl_flags(detail::stream_impl& p) {
+  static void impl_flags(detail::stream_impl& p) CUPP_HOST_BODY({
     unsigned flags = 0;
     if (cudaStreamGetFlags(p.handle, &flags) == cudaSuccess)
       p.non_blocking = (flags & cudaStreamNonBlocking) != 0;
@@ -210,7 +211,7 @@ class Stream {
       p.priority = prio;
     else
       (void)cudaGetLastError();
-  }
+  });
   int target_device() const { return impl_->device >= 0 ? impl_->device : runtime::getDevice(); }
 
   std::shared_ptr<detail::stream_impl> impl_;
@@ -220,10 +221,11 @@ class Stream {
 // Restores the stream that was current before, on the same device.
 class stream_scope {
  public:
-  explicit stream_scope(const Stream& s) : device_(s.target_device()) {
-    previous_ = detail::current_streams()[device_];
-    detail::current_streams()[device_] = s.impl();
-  }
+  explicit stream_scope(const Stream& s)
+      : device_(s.target_device()) CUPP_HOST_BODY({
+          previous_ = detail::current_streams()[device_];
+          detail::current_streams()[device_] = s.impl();
+        });
   stream_scope(const stream_scope&) = delete;
   stream_scope& operator=(const stream_scope&) = delete;
   ~stream_scope() { detail::current_streams()[device_] = std::move(previous_); }
@@ -241,10 +243,10 @@ inline stream_scope Stream::scope() const {
 // `device`): the null stream unless a Stream was made current, or the
 // per-thread default stream when CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 or
 // set_default_stream_per_thread(true).
-inline Stream get_current_stream(int device = -1) {
+inline Stream get_current_stream(int device = -1) CUPP_HOST_BODY({
   if (device < 0) device = runtime::getDevice();
   return Stream(detail::current_stream_impl(device));
-}
+});
 
 // Chooses what get_current_stream() returns where no stream was made
 // current: the legacy null stream (false, the default) or the per-thread
@@ -287,7 +289,7 @@ class Event {
   // Blocks until the recorded work is done.
   void synchronize() const { check(cudaEventSynchronize(handle()), "cudaEventSynchronize"); }
   // True when the recorded work is done (or nothing was recorded).
-  bool done() const {
+  bool done() const CUPP_HOST_BODY({
     const cudaError_t e = cudaEventQuery(handle());
     if (e == cudaErrorNotReady) {
       (void)cudaGetLastError();
@@ -295,15 +297,15 @@ class Event {
     }
     check(e, "cudaEventQuery");
     return true;
-  }
+  });
   bool query() const { return done(); }
   // Handle for cudaIpcOpenEventHandle in another process.
-  cudaIpcEventHandle_t ipc_handle() const {
+  cudaIpcEventHandle_t ipc_handle() const CUPP_HOST_BODY({
     if (!interprocess_) throw value_error("the event was not created with interprocess=true");
     cudaIpcEventHandle_t h{};
     check(cudaIpcGetEventHandle(&h, handle()), "cudaIpcGetEventHandle");
     return h;
-  }
+  });
 
  private:
   explicit Event(cudaEvent_t e)
@@ -314,11 +316,11 @@ class Event {
 };
 
 // Milliseconds between two recorded events (cupy.cuda.get_elapsed_time).
-inline float get_elapsed_time(const Event& start, const Event& end) {
+inline float get_elapsed_time(const Event& start, const Event& end) CUPP_HOST_BODY({
   float ms = 0;
   check(cudaEventElapsedTime(&ms, start.handle(), end.handle()), "cudaEventElapsedTime");
   return ms;
-}
+});
 
 inline void Stream::wait_event(const Event& event) const {
   check(cudaStreamWaitEvent(handle(), event.handle(), 0), "cudaStreamWaitEvent");
@@ -326,10 +328,10 @@ inline void Stream::wait_event(const Event& event) const {
 inline void Stream::record(Event& event) const {
   event.record(*this);
 }
-inline Event Stream::record() const {
+inline Event Stream::record() const CUPP_HOST_BODY({
   Event e;
   e.record(*this);
   return e;
-}
+});
 
 }  // namespace cupp::cuda

@@ -24,7 +24,7 @@ namespace cupp::detail {
 // the widest vector instructions. Large blocks are aligned to 2 MiB and
 // offered to the kernel for huge pages: a fresh multi-gigabyte result of
 // asnumpy is otherwise written through hundreds of thousands of page faults.
-inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
+inline cuda::memory_ptr host_alloc(std::size_t nbytes) CUPP_HOST_BODY({
   if (nbytes == 0) return nullptr;
   constexpr std::size_t huge = std::size_t{2} << 20;
   const std::size_t align = nbytes >= 2 * huge ? huge : 64;
@@ -33,18 +33,18 @@ inline cuda::memory_ptr host_alloc(std::size_t nbytes) {
   if (align == huge) (void)madvise(p, nbytes / huge * huge, MADV_HUGEPAGE);
 #endif
   return cuda::memory_ptr(p, [align](void* q) { ::operator delete (q, std::align_val_t{align}); });
-}
+});
 
 // The device a pointer's memory lives on, as CUDA records it; the current
 // device for memory CUDA does not know (host memory, or nullptr).
-inline int device_of(const void* p) {
+inline int device_of(const void* p) CUPP_HOST_BODY({
   cudaPointerAttributes attr{};
   if (p && cudaPointerGetAttributes(&attr, p) == cudaSuccess &&
       (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) && attr.device >= 0)
     return attr.device;
   (void)cudaGetLastError();
   return cuda::runtime::getDevice();
-}
+});
 
 // A page-locked host array from the pinned pool (C or F order).
 template <class T>

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/shape.hpp>
 
@@ -246,7 +247,7 @@ __global__ void __launch_bounds__(32 * transpose_rows)
 // The transposing form of plan `p` when it has one worth tiling: the
 // destination dense along its last axis, the source dense along another,
 // both long enough to fill a tile's rows.
-inline bool plan_transpose(const copy_plan& p, index_t itemsize, transpose_plan& t) {
+inline bool plan_transpose(const copy_plan& p, index_t itemsize, transpose_plan& t) CUPP_HOST_BODY({
   if (p.ndim < 2) return false;
   const int a = p.ndim - 1;
   if (p.dst[a] != itemsize || p.src[a] == itemsize) return false;
@@ -269,7 +270,7 @@ inline bool plan_transpose(const copy_plan& p, index_t itemsize, transpose_plan&
     ++t.p.ndim;
   }
   return true;
-}
+});
 
 template <int Size>
 void launch_strided_copy(char* dst, const char* src, const copy_plan& p, int sms,
@@ -351,18 +352,18 @@ struct strided_copy_registration {
 
 // The byte range [lo, hi) that a side of the copy touches.
 inline void copy_extent(const copy_plan& p, const index_t* st, index_t itemsize, index_t& lo,
-                        index_t& hi) {
+                        index_t& hi) CUPP_HOST_BODY({
   lo = 0;
   hi = itemsize;
   for (int a = 0; a < p.ndim; ++a) (st[a] < 0 ? lo : hi) += st[a] * (p.shape[a] - 1);
-}
+});
 
 // Without the kernels (no unit of the program compiled by nvcc copies into
 // another layout): both sides' byte ranges through host memory, arranged
 // there, and the destination's range written back. Correct, and as slow as
 // two round trips; the destination's gaps are written back unchanged.
 inline void host_staged_device_copy(char* dst, const char* src, const copy_plan& p,
-                                    index_t itemsize, cudaStream_t stream) {
+                                    index_t itemsize, cudaStream_t stream) CUPP_HOST_BODY({
   if (p.size == 0) return;
   index_t slo, shi, dlo, dhi;
   copy_extent(p, p.src, itemsize, slo, shi);
@@ -377,14 +378,14 @@ inline void host_staged_device_copy(char* dst, const char* src, const copy_plan&
   cuda::check(cudaMemcpyAsync(dst + dlo, d.data(), d.size(), cudaMemcpyHostToDevice, stream),
               "cudaMemcpyAsync");
   cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-}
+});
 
 inline void device_strided_copy_indirect(char* dst, const char* src, const copy_plan& p,
-                                         index_t itemsize, cudaStream_t stream) {
+                                         index_t itemsize, cudaStream_t stream) CUPP_HOST_BODY({
   if (device_strided_copy_ptr == nullptr)
     host_staged_device_copy(dst, src, p, itemsize, stream);
   else
     device_strided_copy_ptr(dst, src, p, itemsize, stream);
-}
+});
 
 }  // namespace cupp::detail

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/stream.hpp>
 
@@ -32,12 +33,12 @@ struct transfer_tuning {
   int threads = 0;                               // host copy threads; 0: automatic
 };
 
-inline transfer_tuning& tuning() {
+inline transfer_tuning& tuning() CUPP_HOST_BODY({
   static transfer_tuning t;
   return t;
-}
+});
 
-inline int copy_threads(std::size_t chunk) {
+inline int copy_threads(std::size_t chunk) CUPP_HOST_BODY({
   if (tuning().threads > 0) return tuning().threads;
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
   const int hw = online > 0 ? static_cast<int>(online) : 1;
@@ -46,17 +47,17 @@ inline int copy_threads(std::size_t chunk) {
   // sweep). Leave a quarter of the cores to the rest of the program.
   const int wanted = std::clamp(hw - hw / 4, 1, 16);
   return chunk < (std::size_t{2} << 20) ? 1 : wanted;
-}
+});
 
 // True for page-locked host memory (cudaHostAlloc or cudaHostRegister).
-inline bool is_pinned(const void* p) {
+inline bool is_pinned(const void* p) CUPP_HOST_BODY({
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
   return attr.type == cudaMemoryTypeHost;
-}
+});
 
 // A persistent team of host threads for staged copies. Threads are made
 // on first use (POSIX threads: <thread> and <barrier> would add seconds to
@@ -74,14 +75,14 @@ class copy_team {
     int device;
   };
 
-  static copy_team& instance() {
+  static copy_team& instance() CUPP_HOST_BODY({
     static copy_team* team = new copy_team();  // never destroyed: workers may still wait
     return *team;
-  }
+  });
 
   // Runs `j` with up to j.members threads, the caller being member 0.
   // Returns false, having done nothing, when another copy holds the team.
-  bool try_run(job j) {
+  bool try_run(job j) CUPP_HOST_BODY({
     std::unique_lock lock(busy_, std::try_to_lock);
     if (!lock.owns_lock()) return false;
     j.members = grow(j.members);
@@ -96,7 +97,7 @@ class copy_team {
          f = finished_.load(std::memory_order_acquire))
       finished_.wait(f, std::memory_order_acquire);
     return true;
-  }
+  });
 
  private:
   struct start_args {
@@ -106,7 +107,7 @@ class copy_team {
 
   // Makes workers until `members - 1` exist; returns how many members the
   // job can have.
-  int grow(int members) {
+  int grow(int members) CUPP_HOST_BODY({
     while (workers_ < members - 1) {
       auto* args = new start_args{this, workers_ + 1};
       pthread_t t;
@@ -118,9 +119,9 @@ class copy_team {
       ++workers_;
     }
     return std::min(members, workers_ + 1);
-  }
+  });
 
-  static void* worker_main(void* raw) {
+  static void* worker_main(void* raw) CUPP_HOST_BODY({
     std::unique_ptr<start_args> args(static_cast<start_args*>(raw));
     copy_team& team = *args->team;
     const int index = args->index;
@@ -140,11 +141,11 @@ class copy_team {
       team.finished_.notify_all();
     }
     return nullptr;
-  }
+  });
 
   // Step i: every member does its share, then the last to arrive runs
   // between(i) while the others wait for the phase to advance.
-  void participate(const job& j, int index) {
+  void participate(const job& j, int index) CUPP_HOST_BODY({
     for (std::size_t i = 0; i < j.steps; ++i) {
       const std::uint32_t phase = phase_.load(std::memory_order_acquire);
       if (!stop_.load(std::memory_order_relaxed)) j.work(j.ctx, i, index, j.members);
@@ -158,7 +159,7 @@ class copy_team {
         phase_.wait(phase, std::memory_order_acquire);
       }
     }
-  }
+  });
 
   std::mutex busy_;
   int workers_ = 0;
@@ -208,7 +209,7 @@ void run_team(int team, std::size_t steps, int device, Work work, Between betwee
 }
 
 // The part of [0, len) that thread t of `team` copies, in 64-byte units.
-inline std::pair<std::size_t, std::size_t> share(std::size_t len, int t, int team) {
+inline std::pair<std::size_t, std::size_t> share(std::size_t len, int t, int team) CUPP_HOST_BODY({
   const std::size_t unit = 64;
   const std::size_t units = (len + unit - 1) / unit;
   const std::size_t per =
@@ -216,7 +217,7 @@ inline std::pair<std::size_t, std::size_t> share(std::size_t len, int t, int tea
   const std::size_t begin = std::min(len, per * unit * static_cast<std::size_t>(t));
   const std::size_t end = std::min(len, begin + per * unit);
   return {begin, end};
-}
+});
 
 struct staging {
   std::vector<cuda::memory_ptr> buffers;
@@ -235,7 +236,7 @@ struct staging {
   }
   cudaEvent_t event(std::size_t i) const { return events[i % events.size()]->event; }
   // Hands the buffers back guarded by copies still in flight on `stream`.
-  void release(cudaStream_t stream, bool wait) {
+  void release(cudaStream_t stream, bool wait) CUPP_HOST_BODY({
     auto& pool = cuda::get_default_pinned_memory_pool();
     if (wait) {
       for (auto* e : events) (void)cudaEventSynchronize(e->event);
@@ -245,19 +246,19 @@ struct staging {
     for (auto* e : events) cuda::detail::pinned_events().release(e);
     events.clear();
     buffers.clear();
-  }
-  ~staging() {
+  });
+  ~staging() CUPP_HOST_BODY({
     // Reached with events left only when a copy failed: wait so that no
     // buffer returns to the pool while the copy engine may still use it.
     for (auto* e : events) {
       (void)cudaEventSynchronize(e->event);
       cuda::detail::pinned_events().release(e);
     }
-  }
+  });
 };
 
 inline void pipelined_h2d(char* dst, const char* src, std::size_t n, int device,
-                          cudaStream_t stream, bool blocking) {
+                          cudaStream_t stream, bool blocking) CUPP_HOST_BODY({
   const auto& t = tuning();
   const std::size_t chunk = std::min(t.chunk, n);
   const std::size_t steps = (n + chunk - 1) / chunk;
@@ -283,10 +284,10 @@ inline void pipelined_h2d(char* dst, const char* src, std::size_t n, int device,
           cuda::check(cudaEventSynchronize(st.event(i + 1)), "cudaEventSynchronize");
       });
   st.release(stream, blocking);
-}
+});
 
 inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
-                          cudaStream_t stream) {
+                          cudaStream_t stream) CUPP_HOST_BODY({
   const auto& t = tuning();
   const std::size_t chunk = std::min(t.chunk, n);
   const std::size_t steps = (n + chunk - 1) / chunk;
@@ -315,7 +316,7 @@ inline void pipelined_d2h(char* dst, const char* src, std::size_t n, int device,
           cuda::check(cudaEventSynchronize(st.event(i + 1)), "cudaEventSynchronize");
       });
   st.release(stream, true);
-}
+});
 
 // One cudaMemcpyAsync. Blocking: waits for it. Otherwise `host_side`, if it
 // is pinned-pool memory, is kept from reuse until the copy is done.
@@ -333,7 +334,7 @@ inline void single_copy(void* dst, const void* src, std::size_t n, cudaMemcpyKin
 // once `src` may be reused (pageable data is staged first; pinned memory
 // from the pinned pool is kept from reuse until the copy is done).
 inline void copy_host_to_device(void* dst, const void* src, std::size_t n, int device,
-                                cudaStream_t stream, bool blocking) {
+                                cudaStream_t stream, bool blocking) CUPP_HOST_BODY({
   if (n == 0) return;
   if (is_pinned(src))
     return single_copy(dst, src, n, cudaMemcpyHostToDevice, src, device, stream, blocking);
@@ -346,7 +347,7 @@ inline void copy_host_to_device(void* dst, const void* src, std::size_t n, int d
   cuda::memory_ptr stage = cuda::get_default_pinned_memory_pool().malloc(n);
   std::memcpy(stage.get(), src, n);
   single_copy(dst, stage.get(), n, cudaMemcpyHostToDevice, stage.get(), device, stream, false);
-}
+});
 
 // Copies n bytes from device `src` to host `dst`. Blocking: returns when the
 // data is on the host. Non-blocking: pinned destinations are written by the
@@ -397,7 +398,7 @@ inline void copy_device_to_host(void* dst, const void* src, std::size_t n, int d
 // Enables peer access from `device` to `peer` once; false if the topology
 // does not allow it, or if CUPP_PEER_ACCESS=0 asks for copies through the
 // host (for systems whose peer path is broken, and to test that path).
-inline bool enable_peer_access(int device, int peer) {
+inline bool enable_peer_access(int device, int peer) CUPP_HOST_BODY({
   static const bool allowed = [] {
     const char* env = std::getenv("CUPP_PEER_ACCESS");
     return !(env && env[0] == '0' && env[1] == '\0');
@@ -419,13 +420,13 @@ inline bool enable_peer_access(int device, int peer) {
     cuda::check(e, "cudaDeviceEnablePeerAccess");
   enabled.emplace_back(device, peer);
   return true;
-}
+});
 
 // Copies n bytes between device allocations, ordered on `stream` of the
 // destination device (the current device). A source on another device is
 // first fenced behind the work on that device's current stream.
 inline void copy_device_to_device(void* dst, int dst_device, const void* src, int src_device,
-                                  std::size_t n, cudaStream_t stream) {
+                                  std::size_t n, cudaStream_t stream) CUPP_HOST_BODY({
   if (n == 0) return;
   if (dst_device == src_device) {
     cuda::check(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync");
@@ -463,6 +464,6 @@ inline void copy_device_to_device(void* dst, int dst_device, const void* src, in
   cuda::check(cudaMemcpyAsync(dst, stage.get(), n, cudaMemcpyHostToDevice, stream),
               "cudaMemcpyAsync");
   cuda::get_default_pinned_memory_pool().record_use(stage.get(), stream, dst_device);
-}
+});
 
 }  // namespace cupp::detail

@@ -5,12 +5,13 @@
 
 #include <algorithm>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/views/layout.hpp>
 
 namespace cupp::detail {
 
 inline view_layout diagonal_layout(const shape_t& shape, const strides_t& strides, index_t offset,
-                                   index_t axis1, index_t axis2) {
+                                   index_t axis1, index_t axis2) CUPP_HOST_BODY({
   const int nd = shape.size();
   if (nd < 2) throw value_error("diag requires an array of at least two dimensions");
   const int a1 = checked_axis(axis1, nd, "axis1"), a2 = checked_axis(axis2, nd, "axis2");
@@ -34,6 +35,6 @@ inline view_layout diagonal_layout(const shape_t& shape, const strides_t& stride
   v.shape.push_back(len);
   v.strides.push_back(strides[a1] + strides[a2]);
   return v;
-}
+});
 
 }  // namespace cupp::detail

@@ -20,11 +20,10 @@
 namespace cupp::detail {
 
 // NumPy's IndexError for more indices than axes.
-inline std::string index_count_message(int got, int ndim) {
+inline std::string index_count_message(int got, int ndim) CUPP_HOST_BODY({
   return "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
          std::to_string(got) + " were indexed";
-}
-
+});
 
 struct view_layout {
   index_t offset = 0;  // bytes from the source's data pointer
@@ -34,18 +33,18 @@ struct view_layout {
 
 // numpy.exceptions.AxisError's message, with NumPy's optional prefix
 // ("source: ", "axis2: ").
-inline int checked_axis(index_t axis, int ndim, const char* prefix = nullptr) {
+inline int checked_axis(index_t axis, int ndim, const char* prefix = nullptr) CUPP_HOST_BODY({
   if (axis < -ndim || axis >= ndim)
     throw axis_error((prefix ? std::string(prefix) + ": " : std::string()) + "axis " +
                      std::to_string(axis) + " is out of bounds for array of dimension " +
                      std::to_string(ndim));
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
-}
+});
 
 // numpy.lib.array_utils.normalize_axis_tuple: the axes as a bit set; a
 // repeated axis throws `repeated` (NumPy's messages differ by caller).
 inline std::uint64_t axis_set(const axis_arg& axes, int ndim, const char* repeated,
-                              const char* prefix = nullptr) {
+                              const char* prefix = nullptr) CUPP_HOST_BODY({
   std::uint64_t m = 0;
   for (int i = 0; i < axes.size(); ++i) {
     const int a = checked_axis(axes[i], ndim, prefix);
@@ -53,7 +52,7 @@ inline std::uint64_t axis_set(const axis_arg& axes, int ndim, const char* repeat
     m |= std::uint64_t{1} << a;
   }
   return m;
-}
+});
 
 // ---------------------------------------------------------------------------
 // Basic indexing
@@ -63,7 +62,7 @@ inline std::uint64_t axis_set(const axis_arg& axes, int ndim, const char* repeat
 struct slice_range {
   index_t start = 0, step = 1, length = 0;
 };
-inline slice_range resolve_slice(const slice& s, index_t n) {
+inline slice_range resolve_slice(const slice& s, index_t n) CUPP_HOST_BODY({
   slice_range r;
   if (s.step().given) {
     if (s.step().value == 0) throw value_error("slice step cannot be zero");
@@ -89,18 +88,18 @@ inline slice_range resolve_slice(const slice& s, index_t n) {
   else
     r.length = r.start < stop ? (stop - r.start - 1) / r.step + 1 : 0;
   return r;
-}
+});
 
-inline std::string too_many_indices(index_t got, int ndim) {
+inline std::string too_many_indices(index_t got, int ndim) CUPP_HOST_BODY({
   return "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
          std::to_string(got) + " were indexed";
-}
+});
 
 // The view `x[items]` selects, as NumPy's basic indexing does: an ellipsis
 // stands for the axes the other indices leave, and the axes past the last
 // index are kept whole.
 inline view_layout index_layout(const shape_t& shape, const strides_t& strides,
-                                std::span<const index_item> items) {
+                                std::span<const index_item> items) CUPP_HOST_BODY({
   using K = index_item::kind;
   int consumed = 0, ellipses = 0;
   for (const index_item& it : items) {
@@ -154,24 +153,24 @@ inline view_layout index_layout(const shape_t& shape, const strides_t& strides,
   }
   keep_whole(nd - axis);
   return v;
-}
+});
 
 // ---------------------------------------------------------------------------
 // Reshape
 
 // NumPy's spelling of a requested shape in reshape errors: unknown
 // extents print as "newaxis", except leading ones, which are left out.
-inline std::string reshape_request_string(const shape_t& s) {
+inline std::string reshape_request_string(const shape_t& s) CUPP_HOST_BODY({
   int i = 0;
   while (i < s.size() && s[i] < 0) ++i;
   if (i == s.size()) return "()";
   std::string r = std::to_string(s[i++]);
   for (; i < s.size(); ++i) r += s[i] < 0 ? ",newaxis" : "," + std::to_string(s[i]);
   return s.size() == 1 ? "(" + r + ",)" : "(" + r + ")";
-}
+});
 
 // The shape a reshape asks for, with its unknown (negative) extent filled.
-inline shape_t resolve_reshape(const shape_t& request, index_t size) {
+inline shape_t resolve_reshape(const shape_t& request, index_t size) CUPP_HOST_BODY({
   int unknown = -1;
   index_t known = 1;
   bool overflow = false;
@@ -198,13 +197,13 @@ inline shape_t resolve_reshape(const shape_t& request, index_t size) {
     throw mismatch();
   }
   return out;
-}
+});
 
 // New position strides for a C-order reshape from (shape, st) to `to`
 // (same size, not empty) when every old axis group that forms new axes is
 // contiguous in positions; false otherwise.
 inline bool reshape_strides(const shape_t& shape, const strides_t& st, const shape_t& to,
-                            strides_t& out) {
+                            strides_t& out) CUPP_HOST_BODY({
   index_t ext[max_ndim], str[max_ndim];
   int n = 0;
   for (int i = 0; i < shape.size(); ++i)
@@ -236,14 +235,14 @@ inline bool reshape_strides(const shape_t& shape, const strides_t& st, const sha
     j = je;
   }
   return true;
-}
+});
 
 // The strides of `to` as a view of (shape, strides) read in order C or F,
 // or false where NumPy's reshape has to copy (an axis group that the new
 // shape splits or merges is not contiguous in memory). An empty array is
 // always a view: its strides are those of a fresh array.
 inline bool reshape_layout(const shape_t& shape, const strides_t& strides, const shape_t& to,
-                           order o, index_t itemsize, strides_t& out) {
+                           order o, index_t itemsize, strides_t& out) CUPP_HOST_BODY({
   if (size_of(shape) == 0) {
     out = contiguous_strides(to, itemsize, o == order::F ? order::F : order::C);
     return true;
@@ -258,7 +257,7 @@ inline bool reshape_layout(const shape_t& shape, const strides_t& strides, const
   if (!reshape_strides(rs, rst, rt, out)) return false;
   std::reverse(out.begin(), out.end());
   return true;
-}
+});
 
 // ---------------------------------------------------------------------------
 // Axis permutations: transpose, swapaxes, moveaxis, rollaxis
@@ -277,7 +276,7 @@ inline view_layout permuted(const shape_t& shape, const strides_t& strides, cons
 
 // ndarray.transpose(axes): a permutation of every axis, negative ones
 // counting from the end.
-inline void transpose_perm(const dims& axes, int nd, int* perm) {
+inline void transpose_perm(const dims& axes, int nd, int* perm) CUPP_HOST_BODY({
   if (axes.size() != nd) throw value_error("axes don't match array");
   std::uint64_t seen = 0;
   for (int i = 0; i < nd; ++i) {
@@ -285,17 +284,17 @@ inline void transpose_perm(const dims& axes, int nd, int* perm) {
     if (seen >> perm[i] & 1) throw value_error("repeated axis in transpose");
     seen |= std::uint64_t{1} << perm[i];
   }
-}
+});
 
 inline void reversed_perm(int nd, int* perm) {
   for (int i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
 }
 
-inline void swapaxes_perm(int nd, index_t a1, index_t a2, int* perm) {
+inline void swapaxes_perm(int nd, index_t a1, index_t a2, int* perm) CUPP_HOST_BODY({
   const int i = checked_axis(a1, nd, "axis1"), j = checked_axis(a2, nd, "axis2");
   for (int k = 0; k < nd; ++k) perm[k] = k;
   std::swap(perm[i], perm[j]);
-}
+});
 
 // numpy.moveaxis: the source axes land at the destination positions, the
 // others keep their order.
@@ -316,7 +315,7 @@ inline void moveaxis_perm(int nd, const axis_arg& source, const axis_arg& destin
 }
 
 // numpy.rollaxis: axis moves to stand before position `start`.
-inline void rollaxis_perm(int nd, index_t axis, index_t start, int* perm) {
+inline void rollaxis_perm(int nd, index_t axis, index_t start, int* perm) CUPP_HOST_BODY({
   const int a = checked_axis(axis, nd);
   index_t s = start;
   if (s < 0) s += nd;
@@ -330,17 +329,17 @@ inline void rollaxis_perm(int nd, index_t axis, index_t start, int* perm) {
     if (i != a) perm[k++] = i;
   std::copy_backward(perm + s, perm + nd - 1, perm + nd);
   perm[s] = a;
-}
+});
 
 // The axes ordered from the largest stride to the smallest (ties keep
 // their order): NumPy's K order, which ravel(order='K') reads in.
-inline void memory_order_perm(const strides_t& strides, int* perm) {
+inline void memory_order_perm(const strides_t& strides, int* perm) CUPP_HOST_BODY({
   const int nd = strides.size();
   for (int i = 0; i < nd; ++i) perm[i] = i;
   auto mag = [](index_t s) { return s < 0 ? -s : s; };
   std::stable_sort(perm, perm + nd,
                    [&](int a, int b) { return mag(strides[a]) > mag(strides[b]); });
-}
+});
 
 // ---------------------------------------------------------------------------
 // Adding and removing unit axes
@@ -348,7 +347,7 @@ inline void memory_order_perm(const strides_t& strides, int* perm) {
 // numpy.squeeze: every axis of extent 1, or the given ones (which must
 // have extent 1).
 inline view_layout squeeze_layout(const shape_t& shape, const strides_t& strides,
-                                  const axis_arg& axes) {
+                                  const axis_arg& axes) CUPP_HOST_BODY({
   const int nd = shape.size();
   // NumPy accepts axis 0 (or -1) for a 0-d array, and removes nothing.
   if (nd == 0 && axes.size() == 1 && (axes[0] == 0 || axes[0] == -1)) return {0, shape, strides};
@@ -369,11 +368,11 @@ inline view_layout squeeze_layout(const shape_t& shape, const strides_t& strides
       v.strides.push_back(strides[i]);
     }
   return v;
-}
+});
 
 // numpy.expand_dims: unit axes at the given positions of the result.
 inline view_layout expand_dims_layout(const shape_t& shape, const strides_t& strides,
-                                      const axis_arg& axes) {
+                                      const axis_arg& axes) CUPP_HOST_BODY({
   const int out_nd = shape.size() + axes.size();
   dims::check_rank(out_nd);
   const std::uint64_t added = axis_set(axes, out_nd, "repeated axis");
@@ -385,7 +384,7 @@ inline view_layout expand_dims_layout(const shape_t& shape, const strides_t& str
     if (!unit) ++j;
   }
   return v;
-}
+});
 
 // numpy.atleast_{1,2,3}d: a 0-d array becomes (1,)*n; a 1-d array (N,)
 // becomes (1, N) and (1, N, 1); a 2-d array (M, N) becomes (M, N, 1).
@@ -410,7 +409,7 @@ inline view_layout atleast_layout(const shape_t& shape, const strides_t& strides
 
 // numpy.flip: the given axes (all of them by default) read backwards.
 inline view_layout flip_layout(const shape_t& shape, const strides_t& strides,
-                               const axis_arg& axes) {
+                               const axis_arg& axes) CUPP_HOST_BODY({
   const int nd = shape.size();
   const std::uint64_t m = axes.all() ? (nd == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << nd) - 1)
                                      : axis_set(axes, nd, "repeated axis");
@@ -421,7 +420,7 @@ inline view_layout flip_layout(const shape_t& shape, const strides_t& strides,
       v.strides[i] = -strides[i];
     }
   return v;
-}
+});
 
 // A shape as NumPy's C code prints it in broadcast errors: no spaces.
 inline std::string compact_shape(const shape_t& s) {
@@ -430,7 +429,7 @@ inline std::string compact_shape(const shape_t& s) {
 
 // numpy.broadcast_to: stride 0 along the broadcast axes.
 inline view_layout broadcast_to_layout(const shape_t& shape, const strides_t& strides,
-                                       const shape_t& to) {
+                                       const shape_t& to) CUPP_HOST_BODY({
   for (index_t e : to)
     if (e < 0) throw value_error("all elements of broadcast shape must be non-negative");
   if (to.size() == 0 && shape.size() > 0)
@@ -449,12 +448,12 @@ inline view_layout broadcast_to_layout(const shape_t& shape, const strides_t& st
           compact_shape(shape) + "  and requested shape " + compact_shape(to));
   }
   return v;
-}
+});
 
 // NumPy's check of `x[...] = y`: y's shape must broadcast to the view's.
 // (NumPy also drops leading unit axes of y beyond the view's rank; cupp
 // does not.)
-inline void check_setitem_shape(const shape_t& from, const shape_t& into) {
+inline void check_setitem_shape(const shape_t& from, const shape_t& into) CUPP_HOST_BODY({
   bool ok = from.size() <= into.size();
   for (int i = 0; ok && i < from.size(); ++i) {
     const index_t e = into[into.size() - from.size() + i];
@@ -463,11 +462,11 @@ inline void check_setitem_shape(const shape_t& from, const shape_t& into) {
   if (!ok)
     throw value_error("could not broadcast input array from shape " + compact_shape(from) +
                       " into shape " + compact_shape(into));
-}
+});
 
 // numpy.broadcast_arrays' common shape, with its message naming the first
 // two arguments that disagree.
-inline shape_t broadcast_all(std::span<const shape_t> shapes) {
+inline shape_t broadcast_all(std::span<const shape_t> shapes) CUPP_HOST_BODY({
   int nd = 0;
   for (const shape_t& s : shapes) nd = std::max(nd, s.size());
   shape_t r = shape_t::filled(nd, 1);
@@ -488,7 +487,7 @@ inline shape_t broadcast_all(std::span<const shape_t> shapes) {
     }
   }
   return r;
-}
+});
 
 // numpy.lib.stride_tricks.sliding_window_view: the windowed axes shrink to
 // the number of window positions and the window's axes are appended.
