@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/generators/functions.hpp>
 #include <cupp/detail/generators/numbers.hpp>
 #include <cupp/detail/generators/view.hpp>
@@ -91,13 +92,13 @@ auto make_full_like(const E& x, const V& value) {
 // arange
 
 // NumPy's length from a Python quotient: ceil, with its errors.
-inline index_t arange_ceil(double q) {
+inline index_t arange_ceil(double q) CUPP_HOST_BODY({
   const double c = std::ceil(q);
   if (std::isnan(c)) throw value_error("arange: cannot compute length");
   if (!(c >= -9223372036854775808.0 && c < 9223372036854775808.0))
     throw value_error("Maximum allowed size exceeded");
   return static_cast<index_t>(c);
-}
+});
 
 // Python's complex true division (CPython's algorithm).
 inline std::pair<double, double> py_complex_quotient(double ar, double ai, double br, double bi) {
@@ -199,10 +200,10 @@ auto make_arange(const A& start_arg, const B& stop_arg, const C& step_arg) {
 template <class A, class B>
 using linspace_dtype_t = inexact_or_double_t<promote_t<number_kind_t<A>, number_kind_t<B>>>;
 
-inline void check_num(index_t num) {
+inline void check_num(index_t num) CUPP_HOST_BODY({
   if (num < 0)
     throw value_error("Number of samples, " + std::to_string(num) + ", must be non-negative.");
-}
+});
 
 // numpy.linspace's steps in dtype D, from start and stop already in D.
 template <class D>

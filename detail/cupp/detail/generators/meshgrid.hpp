@@ -40,11 +40,11 @@ inline constexpr bool is_generator_v<generator<G, S>> = true;
 template <class X>
 concept mesh_input = is_ndarray_v<X> || is_generator_v<X>;
 
-inline void check_mesh_input(int ndim) {
+inline void check_mesh_input(int ndim) CUPP_HOST_BODY({
   if (ndim != 1)
     throw value_error("cupp::meshgrid: each input must be 1-dimensional, not " +
                       std::to_string(ndim) + "-dimensional (reshape it with ravel first)");
-}
+});
 
 // Input x spread along axis `ax` of `shape`: stride 0 on the other axes.
 template <class T, class S>

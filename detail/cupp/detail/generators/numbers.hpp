@@ -14,6 +14,7 @@
 
 #include <cuda/std/limits>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/expression/launch.hpp>
 #include <cupp/detail/numerics/rounded.hpp>
 
@@ -89,7 +90,7 @@ py_number to_py(const X& x) {
   }
 }
 
-inline std::string int128_string(__int128 v) {
+inline std::string int128_string(__int128 v) CUPP_HOST_BODY({
   if (v == 0) return "0";
   const bool neg = v < 0;
   unsigned __int128 u =
@@ -97,17 +98,17 @@ inline std::string int128_string(__int128 v) {
   std::string s;
   for (; u; u /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
   return neg ? "-" + s : s;
-}
+});
 
 // Python's a + b and a - b.
-inline py_number py_add(const py_number& a, const py_number& b, int sign = 1) {
+inline py_number py_add(const py_number& a, const py_number& b, int sign = 1) CUPP_HOST_BODY({
   using K = py_number::kind;
   if (a.k == K::integer && b.k == K::integer) return py_number::integer(a.i + sign * b.i);
   const double re = sign > 0 ? a.as_double() + b.as_double() : a.as_double() - b.as_double();
   if (a.k == K::complex || b.k == K::complex)
     return py_number::complex(re, sign > 0 ? a.imag() + b.imag() : a.imag() - b.imag());
   return py_number::real(re);
-}
+});
 
 // ndarray.__setitem__ of a Python scalar into an element of dtype T: ints
 // out of T's range raise OverflowError, floats become ints by truncation

@@ -17,6 +17,7 @@
 #include <iterator>
 #include <span>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/convert.hpp>
@@ -78,7 +79,7 @@ inline int merge_c_order(const shape_t& shape, std::span<const strides_t> st, in
   return m;
 }
 
-inline scan_dims make_scan_dims(const index_t* ext, int m) {
+inline scan_dims make_scan_dims(const index_t* ext, int m) CUPP_HOST_BODY({
   scan_dims d;
   d.nd = m;
   for (int k = 0; k < m; ++k) {
@@ -86,7 +87,7 @@ inline scan_dims make_scan_dims(const index_t* ext, int m) {
     d.div[k] = fast_divmod(static_cast<std::uint64_t>(ext[k] > 0 ? ext[k] : 1));
   }
   return d;
-}
+});
 
 // An offset walk over `shape` for one array's strides, or false when its
 // axes do not merge into kernel_dims dimensions.
@@ -326,11 +327,11 @@ __global__ void __launch_bounds__(256)
     move_one<T, Scatter>(x, pos, dense, m, t);
 }
 
-inline unsigned blocks_for(index_t total, int device) {
+inline unsigned blocks_for(index_t total, int device) CUPP_HOST_BODY({
   const auto& props = cuda::runtime::getDeviceProperties(device);
   const index_t cap = static_cast<index_t>(props.multiProcessorCount) * 16;
   return static_cast<unsigned>(std::max<index_t>(1, std::min<index_t>(cap, (total + 255) / 256)));
-}
+});
 #endif
 
 // Gathers (Scatter false) or scatters `total` elements.

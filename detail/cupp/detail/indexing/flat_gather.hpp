@@ -15,6 +15,7 @@
 #include <optional>
 #include <type_traits>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/detail/indexing/gather_scatter.hpp>
 #include <cupp/detail/memory/strided_copy.hpp>
@@ -24,7 +25,7 @@ namespace cupp::detail {
 
 // Whether x[idx] under `p` is a flat gather: the result's dimensions are
 // exactly those of the one index array, laid out in C order alongside it.
-inline bool is_flat_gather(const gather_plan& p, const void* idx_data) {
+inline bool is_flat_gather(const gather_plan& p, const void* idx_data) CUPP_HOST_BODY({
   if (p.k != 1 || reinterpret_cast<std::uintptr_t>(idx_data) % 16 != 0) return false;
   index_t c_stride = sizeof(std::int64_t);
   for (int d = p.shape.size() - 1; d >= 0; --d) {
@@ -33,7 +34,7 @@ inline bool is_flat_gather(const gather_plan& p, const void* idx_data) {
     c_stride *= p.shape[d];
   }
   return true;
-}
+});
 
 #if defined(__CUDACC__)
 inline constexpr int flat_gather_items = 4;  // per thread

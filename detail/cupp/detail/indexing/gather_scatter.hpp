@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/memory.hpp>
 #include <cupp/detail/elementwise/kernel.hpp>
 #include <cupp/detail/views/layout.hpp>
@@ -56,13 +57,13 @@ struct plan_item {
   int array = -1;
 };
 
-inline std::string index_shapes_message(std::span<const shape_t> shapes) {
+inline std::string index_shapes_message(std::span<const shape_t> shapes) CUPP_HOST_BODY({
   std::string m = "shape mismatch: indexing arrays could not be broadcast together with shapes ";
   for (const shape_t& s : shapes) m += compact_shape(s) + " ";
   return m;
-}
+});
 
-inline shape_t broadcast_index_shapes(std::span<const shape_t> shapes) {
+inline shape_t broadcast_index_shapes(std::span<const shape_t> shapes) CUPP_HOST_BODY({
   shape_t r;
   for (const shape_t& s : shapes) {
     bool ok;
@@ -70,7 +71,7 @@ inline shape_t broadcast_index_shapes(std::span<const shape_t> shapes) {
     if (!ok) throw index_error(index_shapes_message(shapes));
   }
   return r;
-}
+});
 
 // NumPy's x[items] where some items are index arrays (shapes `ishape`,
 // byte strides `istrides` of int64 elements): integers and arrays are the
@@ -481,19 +482,19 @@ __global__ void check_indices_kernel(const I* p, index_t count, index_t n, bool 
 #endif
 
 // A fault word on the device, zeroed on `stream`.
-inline cuda::memory_ptr new_fault_word(cudaStream_t stream) {
+inline cuda::memory_ptr new_fault_word(cudaStream_t stream) CUPP_HOST_BODY({
   cuda::memory_ptr m = cuda::alloc(sizeof(index_fault));
   cuda::check(cudaMemsetAsync(m.get(), 0, sizeof(index_fault), stream), "cudaMemsetAsync");
   return m;
-}
+});
 
-inline index_fault read_fault_word(const cuda::memory_ptr& m, cudaStream_t stream) {
+inline index_fault read_fault_word(const cuda::memory_ptr& m, cudaStream_t stream) CUPP_HOST_BODY({
   index_fault f{};
   cuda::check(cudaMemcpyAsync(&f, m.get(), sizeof f, cudaMemcpyDeviceToHost, stream),
               "cudaMemcpyAsync");
   cuda::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return f;
-}
+});
 
 template <class S>
 std::optional<long long> first_bad_index(const ndarray<std::int64_t, S>& a, index_t n,
@@ -526,10 +527,10 @@ std::optional<long long> first_bad_index(const ndarray<std::int64_t, S>& a, inde
   }
 }
 
-inline std::string out_of_bounds_message(long long i, int axis, index_t n) {
+inline std::string out_of_bounds_message(long long i, int axis, index_t n) CUPP_HOST_BODY({
   return "index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(axis) +
          " with size " + std::to_string(n);
-}
+});
 
 // ---------------------------------------------------------------------------
 // The runner: one element-wise launch over the plan's shape, with the

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
@@ -20,31 +21,31 @@
 
 namespace cupp::detail {
 
-inline shape_t shape_prefix(const dims& s, int n) {
+inline shape_t shape_prefix(const dims& s, int n) CUPP_HOST_BODY({
   dims r;
   for (int i = 0; i < n; ++i) r.push_back(s[i]);
   return r;
-}
-inline shape_t shape_suffix(const dims& s, int n) {
+});
+inline shape_t shape_suffix(const dims& s, int n) CUPP_HOST_BODY({
   dims r;
   for (int i = n; i < s.size(); ++i) r.push_back(s[i]);
   return r;
-}
-inline shape_t with_lead(index_t lead, const shape_t& rest) {
+});
+inline shape_t with_lead(index_t lead, const shape_t& rest) CUPP_HOST_BODY({
   shape_t r{lead};
   for (int i = 0; i < rest.size(); ++i) r.push_back(rest[i]);
   return r;
-}
+});
 
 // NumPy's IndexError for a mask that does not fit the array it indexes.
-inline void check_mask_shape(const shape_t& mask, const shape_t& x) {
+inline void check_mask_shape(const shape_t& mask, const shape_t& x) CUPP_HOST_BODY({
   if (mask.size() > x.size()) throw index_error(index_count_message(mask.size(), x.size()));
   for (int a = 0; a < mask.size(); ++a)
     if (mask[a] != x[a])
       throw index_error("boolean index did not match indexed array along axis " +
                         std::to_string(a) + "; size of axis is " + std::to_string(x[a]) +
                         " but size of corresponding boolean axis is " + std::to_string(mask[a]));
-}
+});
 
 // The operand a mask becomes: an array leaf, the expression itself, or a
 // 0-d constant for a C++ bool.

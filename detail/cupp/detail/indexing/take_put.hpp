@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/elementwise/plan.hpp>
 #include <cupp/detail/indexing/gather_ref.hpp>
 #include <cupp/detail/indexing/gather_scatter.hpp>
@@ -112,7 +113,7 @@ void put_flat(const ndarray<T, S>& a, const ndarray<std::int64_t, S>& idx, const
 
 // NumPy's broadcast error for several operands (np.broadcast), naming the
 // first mismatching pair.
-inline shape_t broadcast_args(std::span<const shape_t> shapes) {
+inline shape_t broadcast_args(std::span<const shape_t> shapes) CUPP_HOST_BODY({
   int nd = 0;
   for (const shape_t& s : shapes) nd = std::max(nd, s.size());
   shape_t r = shape_t::filled(nd, 1);
@@ -136,7 +137,7 @@ inline shape_t broadcast_args(std::span<const shape_t> shapes) {
     }
   }
   return r;
-}
+});
 
 // choose for a non-empty list of choices: the choices, broadcast with idx,
 // stacked along a new leading axis that idx then indexes. `mode` raise

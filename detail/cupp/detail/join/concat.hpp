@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <cupp/array_fwd.hpp>
+#include <cupp/config.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
 #include <cupp/join_arguments.hpp>
@@ -28,11 +29,11 @@ ndarray<R, S> alloc_strided(const shape_t& shape, const strides_t& st) {
   return ndarray<R, S>(flat.data(), shape, st, flat.memory(), flat.device_id(), true);
 }
 
-inline void check_out(const shape_t& out, const shape_t& want, bool writeable) {
+inline void check_out(const shape_t& out, const shape_t& want, bool writeable) CUPP_HOST_BODY({
   if (out.size() != want.size()) throw value_error("Output array has wrong dimensionality");
   if (out != want) throw value_error("Output array is the wrong shape");
   if (!writeable) throw value_error("output array is read-only");
-}
+});
 
 // numpy.concatenate over arrays of possibly different dtypes: `each(f)`
 // calls f(i, array_i) for every input. R is the result's dtype.

@@ -29,10 +29,10 @@ struct copy_job {
   strides_t dst_st, src_st;
 };
 
-inline void host_copy_jobs(std::span<const copy_job> jobs, index_t itemsize) {
+inline void host_copy_jobs(std::span<const copy_job> jobs, index_t itemsize) CUPP_HOST_BODY({
   for (const copy_job& j : jobs)
     host_strided_copy(j.dst, j.src, plan_copy(j.shape, j.dst_st, j.src_st), itemsize);
-}
+});
 
 #if defined(__CUDACC__)
 
@@ -126,11 +126,11 @@ __global__ void __launch_bounds__(join_threads, 4) join_copy_kernel(const piece_
 }
 
 // The widest word (log2 of 16, 8, 4, 2, 1 bytes) that divides every value.
-inline int common_width_log2(std::uintptr_t bits) {
+inline int common_width_log2(std::uintptr_t bits) CUPP_HOST_BODY({
   int w = 4;
   while (w > 0 && (bits & ((std::uintptr_t{1} << w) - 1)) != 0) --w;
   return w;
-}
+});
 
 // Runs every job on `stream` of the current device (where all the memory
 // is): dense-row jobs in batched launches of the piece kernel, the others

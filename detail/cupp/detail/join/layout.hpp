@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/views/layout.hpp>
 
 namespace cupp::detail {
@@ -88,12 +89,12 @@ inline strides_t concat_strides(const shape_t& out, std::span<const shape_t> sha
 }
 
 // numpy.stack's checks; returns the axis of the result (ndim + 1 axes).
-inline int stack_axis(std::span<const shape_t> shapes, index_t axis) {
+inline int stack_axis(std::span<const shape_t> shapes, index_t axis) CUPP_HOST_BODY({
   if (shapes.empty()) throw value_error("need at least one array to stack");
   for (const shape_t& s : shapes)
     if (s != shapes[0]) throw value_error("all input arrays must have the same shape");
   return checked_axis(axis, shapes[0].size() + 1);
-}
+});
 
 // One part of a split: `start` along the split axis (meaningful when
 // length > 0) and its length.
@@ -102,14 +103,14 @@ struct split_part {
 };
 
 // Python's `ary.shape[axis]`, which numpy.split reads first.
-inline int split_axis(index_t axis, int nd) {
+inline int split_axis(index_t axis, int nd) CUPP_HOST_BODY({
   if (axis < -nd || axis >= nd) throw index_error("tuple index out of range");
   return static_cast<int>(axis < 0 ? axis + nd : axis);
-}
+});
 
 // numpy.array_split into `sections` parts: the first n % sections parts
 // one longer.
-inline std::vector<split_part> array_split_parts(index_t n, index_t sections) {
+inline std::vector<split_part> array_split_parts(index_t n, index_t sections) CUPP_HOST_BODY({
   if (sections <= 0) throw value_error("number sections must be larger than 0.");
   const index_t each = n / sections, extras = n % sections;
   std::vector<split_part> parts;
@@ -120,17 +121,17 @@ inline std::vector<split_part> array_split_parts(index_t n, index_t sections) {
     at += len;
   }
   return parts;
-}
+});
 
 // numpy.split into `sections` equal parts (Python's modulo and its
 // ZeroDivisionError first, as NumPy computes it).
-inline std::vector<split_part> split_parts(index_t n, index_t sections) {
+inline std::vector<split_part> split_parts(index_t n, index_t sections) CUPP_HOST_BODY({
   if (sections == 0) throw zero_division_error("integer modulo by zero");
   index_t r = n % sections;
   if (r != 0 && (r < 0) != (sections < 0)) r += sections;
   if (r != 0) throw value_error("array split does not result in an equal division");
   return array_split_parts(n, sections);
-}
+});
 
 // Parts between the division points [0, indices..., n], each the Python
 // slice ary[start:stop] (negative points count from the end, and points
@@ -162,11 +163,11 @@ inline order fnc_order(bool c_contiguous, bool f_contiguous) {
 }
 
 // Python's repr of a list of integers: [1, 2].
-inline std::string list_repr(std::span<const index_t> v) {
+inline std::string list_repr(std::span<const index_t> v) CUPP_HOST_BODY({
   std::string r = "[";
   for (std::size_t i = 0; i < v.size(); ++i) r += (i ? ", " : "") + std::to_string(v[i]);
   return r + "]";
-}
+});
 
 // `from` broadcast to `to` as NumPy's setitem does it (leading unit axes
 // beyond `to`'s rank dropped); throws `message` when it does not fit.
@@ -214,7 +215,7 @@ inline std::vector<index_t> insert_positions(std::span<const index_t> indices, i
 
 // The positions numpy.delete keeps along an axis of n, for a list of
 // indices (fancy-indexing bounds and wrapping).
-inline std::vector<char> delete_keep(std::span<const index_t> indices, index_t n) {
+inline std::vector<char> delete_keep(std::span<const index_t> indices, index_t n) CUPP_HOST_BODY({
   std::vector<char> keep(static_cast<std::size_t>(n), 1);
   for (index_t i : indices) {
     if (i < -n || i >= n)
@@ -223,7 +224,7 @@ inline std::vector<char> delete_keep(std::span<const index_t> indices, index_t n
     keep[static_cast<std::size_t>(i < 0 ? i + n : i)] = 0;
   }
   return keep;
-}
+});
 
 // A run of equal length along an axis: `length` positions from `src` of the
 // source to `dst` of the result.

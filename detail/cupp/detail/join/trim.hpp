@@ -23,7 +23,7 @@ struct trim_spec {
   std::uint64_t axes = 0;
 };
 
-inline trim_spec trim_zeros_spec(std::string trim, const axis_arg& axis, int nd) {
+inline trim_spec trim_zeros_spec(std::string trim, const axis_arg& axis, int nd) CUPP_HOST_BODY({
   for (char& c : trim) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (trim != "fb" && trim != "bf" && trim != "f" && trim != "b")
     throw value_error("unexpected character(s) in `trim`: '" + trim + "'");
@@ -33,7 +33,7 @@ inline trim_spec trim_zeros_spec(std::string trim, const axis_arg& axis, int nd)
   t.axes = axis.all() ? (nd == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << nd) - 1)
                       : axis_set(axis, nd, "repeated axis", "axis");
   return t;
-}
+});
 
 // Per axis, the first and last positions that hold a non-zero element;
 // `any` is false when no element is non-zero (then first and last are

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/npy/header.hpp>
 #include <cupp/detail/npy/io.hpp>
 
@@ -14,19 +15,19 @@ namespace cupp::detail::npy {
 // Bytes of array data the header promises. Throws NumPy's EOF error when the
 // source is known to be shorter, so that a corrupt or truncated file cannot
 // trigger a huge allocation.
-inline std::size_t data_size(const npy_header& h, const source& in) {
+inline std::size_t data_size(const npy_header& h, const source& in) CUPP_HOST_BODY({
   const auto n = static_cast<std::uint64_t>(checked_size(h.shape, h.dtype.itemsize)) *
                  static_cast<std::uint64_t>(h.dtype.itemsize);
   require_available(in, "array data", n);
   return static_cast<std::size_t>(n);
-}
+});
 
 // Reverses the bytes of every `width`-byte word (complex numbers swap their
 // two parts separately).
-inline void byteswap(unsigned char* p, std::size_t nbytes, std::size_t width) {
+inline void byteswap(unsigned char* p, std::size_t nbytes, std::size_t width) CUPP_HOST_BODY({
   for (std::size_t off = 0; off + width <= nbytes; off += width)
     for (std::size_t i = 0, j = width - 1; i < j; ++i, --j) std::swap(p[off + i], p[off + j]);
-}
+});
 
 // Fills dst with the data (nbytes from data_size) in this host's byte order.
 inline void read_data(source& in, const npy_header& h, void* dst, std::size_t nbytes) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include <cupp/config.hpp>
 #include <cupp/dtype.hpp>
 
 namespace cupp::detail::npy {
@@ -33,7 +34,7 @@ struct descr_info {
 
 // NumPy's one-character type codes for cupp's dtypes. 'l' is C long, whose
 // size depends on the platform that wrote the file; we can only assume ours.
-inline std::optional<dtype> dtype_from_code(char c) {
+inline std::optional<dtype> dtype_from_code(char c) CUPP_HOST_BODY({
   switch (c) {
     case 'l':
       return descriptor(sizeof(long) == 8 ? dtype_id::int64 : dtype_id::int32);
@@ -49,9 +50,9 @@ inline std::optional<dtype> dtype_from_code(char c) {
     default:
       return dtype::from_char(c);
   }
-}
+});
 
-inline descr_info parse_descr(std::string_view s) {
+inline descr_info parse_descr(std::string_view s) CUPP_HOST_BODY({
   descr_info r;
   auto found = [&](dtype d, char order) {
     r.match = descr_match::cupp;
@@ -104,13 +105,13 @@ inline descr_info parse_descr(std::string_view s) {
       if (d.kind == kind && static_cast<std::size_t>(d.itemsize) == size) return found(d, order);
   if (known_kind) r.match = descr_match::foreign;
   return r;
-}
+});
 
 // The descriptor np.save writes for a dtype on this host.
-inline std::string native_descr(dtype d) {
+inline std::string native_descr(dtype d) CUPP_HOST_BODY({
   std::string s = d.str();
   if (host_is_big_endian && s[0] == '<') s[0] = '>';
   return s;
-}
+});
 
 }  // namespace cupp::detail::npy

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/npy/descr.hpp>
 #include <cupp/detail/npy/io.hpp>
 #include <cupp/detail/npy/literal.hpp>
@@ -25,29 +26,29 @@ namespace detail::npy {
 inline constexpr std::string_view magic_prefix{"\x93NUMPY", 6};
 
 // Python's sorted(d.keys()), printed as a list, for the key error.
-inline std::string sorted_keys(const py_value& dict) {
+inline std::string sorted_keys(const py_value& dict) CUPP_HOST_BODY({
   std::vector<std::string> keys;
   for (std::size_t i = 0; i < dict.items.size(); i += 2) keys.push_back(py_repr(dict.items[i]));
   std::sort(keys.begin(), keys.end());
   std::string s = "[";
   for (std::size_t i = 0; i < keys.size(); ++i) s += (i ? ", " : "") + keys[i];
   return s + "]";
-}
+});
 
-inline const py_value* dict_get(const py_value& dict, std::string_view key) {
+inline const py_value* dict_get(const py_value& dict, std::string_view key) CUPP_HOST_BODY({
   for (std::size_t i = 0; i < dict.items.size(); i += 2)
     if (dict.items[i].k == py_value::kind::string && dict.items[i].text == key)
       return &dict.items[i + 1];
   return nullptr;
-}
+});
 
-inline std::string supported_dtypes() {
+inline std::string supported_dtypes() CUPP_HOST_BODY({
   return "cupp reads bool, int8 ... int64, uint8 ... uint64, float16, bfloat16 ('<V2' as "
          "ml_dtypes writes it), float32, float64, complex64 and complex128";
-}
+});
 
 // The dtype a descr value names, or NumPy's ValueError / cupp's TypeError.
-inline descr_info dtype_of_descr(const py_value& descr, const source& in) {
+inline descr_info dtype_of_descr(const py_value& descr, const source& in) CUPP_HOST_BODY({
   using K = py_value::kind;
   if (descr.k == K::list)
     throw type_error("cannot read structured dtype " + py_repr(descr) +
@@ -73,9 +74,9 @@ inline descr_info dtype_of_descr(const py_value& descr, const source& in) {
       break;
   }
   throw value_error("descr is not a valid dtype descriptor: " + py_repr(descr) + in.where());
-}
+});
 
-inline shape_t shape_of(const py_value& shape, const source& in) {
+inline shape_t shape_of(const py_value& shape, const source& in) CUPP_HOST_BODY({
   using K = py_value::kind;
   bool ok = shape.k == K::tuple;
   for (const py_value& e : shape.items) ok = ok && e.k == K::integer;
@@ -96,13 +97,13 @@ inline shape_t shape_of(const py_value& shape, const source& in) {
     s.push_back(e.integer);
   }
   return s;
-}
+});
 
 // Reads a header, leaving the source at the first byte of the data. Checks
 // everything numpy.lib.format does, and also that the data size is
 // representable (negative or overflowing shapes), so that callers can size
 // an allocation from the result.
-inline npy_header read_header(source& in) {
+inline npy_header read_header(source& in) CUPP_HOST_BODY({
   char magic[8];
   read_exact(in, magic, sizeof magic, "magic string");
   if (std::string_view(magic, 6) != magic_prefix)
@@ -151,14 +152,14 @@ inline npy_header read_header(source& in) {
     throw value_error(e.what() + in.where());
   }
   return h;
-}
+});
 
 // --- writing -------------------------------------------------------------------
 
 // numpy.save's prefix for a header dict: magic, the oldest version whose
 // length field holds it (1.0, else 2.0), the dict padded with spaces and a
 // newline so that the data starts on a multiple of 64 bytes.
-inline std::string wrap_header(std::string_view dict) {
+inline std::string wrap_header(std::string_view dict) CUPP_HOST_BODY({
   const std::size_t hlen = dict.size() + 1;
   for (int major = 1; major <= 2; ++major) {
     const std::size_t len_size = major == 1 ? 2 : 4;
@@ -176,9 +177,9 @@ inline std::string wrap_header(std::string_view dict) {
     return out;
   }
   throw value_error("Header length " + std::to_string(hlen) + " too big for version=(2, 0)");
-}
+});
 
-inline std::string format_header(dtype d, const shape_t& shape, bool fortran_order) {
+inline std::string format_header(dtype d, const shape_t& shape, bool fortran_order) CUPP_HOST_BODY({
   std::string dict = "{'descr': '" + native_descr(d) +
                      "', 'fortran_order': " + (fortran_order ? "True" : "False") +
                      ", 'shape': " + to_string(shape) + ", }";
@@ -190,7 +191,7 @@ inline std::string format_header(dtype d, const shape_t& shape, bool fortran_ord
     if (digits < 21) dict.append(21 - digits, ' ');
   }
   return wrap_header(dict);
-}
+});
 
 }  // namespace detail::npy
 }  // namespace cupp

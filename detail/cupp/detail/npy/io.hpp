@@ -17,6 +17,7 @@
 #include <string_view>
 #include <system_error>
 
+#include <cupp/config.hpp>
 #include <cupp/errors.hpp>
 
 namespace cupp::detail::npy {
@@ -24,22 +25,22 @@ namespace cupp::detail::npy {
 namespace fs = std::filesystem;
 
 // "[Errno 2] No such file or directory: 'x.npy'", as Python's OSError reads.
-[[noreturn]] inline void throw_os_error(std::error_code ec, const fs::path& path) {
+[[noreturn]] inline void throw_os_error(std::error_code ec, const fs::path& path) CUPP_HOST_BODY({
   throw io_error("[Errno " + std::to_string(ec.value()) + "] " + ec.message() + ": '" +
                  path.string() + "'");
-}
+});
 [[noreturn]] inline void throw_os_error(int err, const fs::path& path) {
   throw_os_error(std::error_code(err, std::generic_category()), path);
 }
 
-inline std::FILE* open_file(const fs::path& path, bool write) {
+inline std::FILE* open_file(const fs::path& path, bool write) CUPP_HOST_BODY({
 #ifdef _WIN32
   return ::_wfopen(path.c_str(), write ? L"wbx" : L"rb");
 #else
   // "x": never take over a file that someone else created with our name.
   return std::fopen(path.c_str(), write ? "wbx" : "rb");
 #endif
-}
+});
 
 // Where the bytes of a .npy file come from.
 class source {
@@ -74,16 +75,16 @@ class file_source final : public source {
   file_source(const file_source&) = delete;
   file_source& operator=(const file_source&) = delete;
 
-  std::size_t read(void* dst, std::size_t n) override {
+  std::size_t read(void* dst, std::size_t n) override CUPP_HOST_BODY({
     const std::size_t got = n ? std::fread(dst, 1, n, f_) : 0;
     if (got < n && std::ferror(f_)) throw_os_error(errno, path_);
     pos_ += got;
     return got;
-  }
-  std::optional<std::uint64_t> remaining() const override {
+  });
+  std::optional<std::uint64_t> remaining() const override CUPP_HOST_BODY({
     if (!size_) return std::nullopt;
     return *size_ > pos_ ? *size_ - pos_ : 0;
-  }
+  });
   std::string where() const override { return " (file '" + path_.string() + "')"; }
 
  private:
@@ -112,7 +113,7 @@ class stream_source final : public source {
     is_.seekg(start);
   }
 
-  std::size_t read(void* dst, std::size_t n) override {
+  std::size_t read(void* dst, std::size_t n) override CUPP_HOST_BODY({
     std::size_t got = 0;
     while (got < n && is_) {
       // read() takes a signed count.
@@ -123,7 +124,7 @@ class stream_source final : public source {
     if (is_.bad()) throw io_error("error while reading a .npy array from a stream");
     if (left_) *left_ -= std::min<std::uint64_t>(*left_, got);
     return got;
-  }
+  });
   std::optional<std::uint64_t> remaining() const override { return left_; }
   std::string where() const override { return {}; }
 
@@ -145,15 +146,15 @@ inline void require_available(const source& in, std::string_view what, std::uint
   if (const auto left = in.remaining(); left && *left < n) throw_eof(in, what, n, *left);
 }
 
-inline void read_exact(source& in, void* dst, std::size_t n, std::string_view what) {
+inline void read_exact(source& in, void* dst, std::size_t n, std::string_view what) CUPP_HOST_BODY({
   require_available(in, what, n);
   const std::size_t got = in.read(dst, n);
   if (got != n) throw_eof(in, what, n, got);
-}
+});
 
 // n bytes as a string, grown as the bytes arrive, so that a length field
 // claiming gigabytes cannot make a stream of unknown size allocate them.
-inline std::string read_string(source& in, std::size_t n, std::string_view what) {
+inline std::string read_string(source& in, std::size_t n, std::string_view what) CUPP_HOST_BODY({
   require_available(in, what, n);
   std::string s;
   constexpr std::size_t chunk = std::size_t{1} << 16;
@@ -165,7 +166,7 @@ inline std::string read_string(source& in, std::size_t n, std::string_view what)
     if (got != want) throw_eof(in, what, n, before + got);
   }
   return s;
-}
+});
 
 // --- writing -----------------------------------------------------------------
 

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <cupp/config.hpp>
+
 namespace cupp::detail::npy {
 
 struct py_value {
@@ -30,7 +32,7 @@ struct py_value {
 
 // Python's repr of a str: single quotes unless the text holds only single
 // quotes, non-printable bytes as \xNN.
-inline std::string py_repr_str(std::string_view s, bool bytes_prefix = false) {
+inline std::string py_repr_str(std::string_view s, bool bytes_prefix = false) CUPP_HOST_BODY({
   const bool dq = s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos;
   const char q = dq ? '"' : '\'';
   std::string out = bytes_prefix ? "b" : "";
@@ -57,9 +59,9 @@ inline std::string py_repr_str(std::string_view s, bool bytes_prefix = false) {
   }
   out += q;
   return out;
-}
+});
 
-inline std::string py_repr(const py_value& v) {
+inline std::string py_repr(const py_value& v) CUPP_HOST_BODY({
   using K = py_value::kind;
   switch (v.k) {
     case K::none:
@@ -91,11 +93,11 @@ inline std::string py_repr(const py_value& v) {
     }
   }
   return {};
-}
+});
 
 // Structural equality, for finding repeated dict keys (the last one wins, as
 // in Python).
-inline bool py_equal(const py_value& a, const py_value& b) {
+inline bool py_equal(const py_value& a, const py_value& b) CUPP_HOST_BODY({
   if (a.k != b.k || a.items.size() != b.items.size()) return false;
   switch (a.k) {
     case py_value::kind::none:
@@ -110,7 +112,7 @@ inline bool py_equal(const py_value& a, const py_value& b) {
         if (!py_equal(a.items[i], b.items[i])) return false;
       return true;
   }
-}
+});
 
 class literal_parser {
  public:
@@ -120,14 +122,14 @@ class literal_parser {
       : p_(src.data()), end_(src.data() + src.size()), longs_(python2_longs) {}
 
   // The single literal the text holds, or nullopt when it is not one.
-  std::optional<py_value> parse() {
+  std::optional<py_value> parse() CUPP_HOST_BODY({
     py_value v;
     skip_space();
     if (!value(v, 0)) return std::nullopt;
     skip_space();
     if (p_ != end_) return std::nullopt;
     return v;
-  }
+  });
 
  private:
   // Deep enough for any real header, shallow enough for the native stack.
@@ -135,32 +137,32 @@ class literal_parser {
 
   bool at_end() const { return p_ == end_; }
 
-  void skip_space() {
+  void skip_space() CUPP_HOST_BODY({
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r' || *p_ == '\f'))
       ++p_;
-  }
+  });
 
-  bool eat(char c) {
+  bool eat(char c) CUPP_HOST_BODY({
     skip_space();
     if (at_end() || *p_ != c) return false;
     ++p_;
     return true;
-  }
+  });
 
   static bool ident_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   }
 
-  bool keyword(std::string_view word) {
+  bool keyword(std::string_view word) CUPP_HOST_BODY({
     if (static_cast<std::size_t>(end_ - p_) < word.size() ||
         std::string_view(p_, word.size()) != word)
       return false;
     if (p_ + word.size() != end_ && ident_char(p_[word.size()])) return false;
     p_ += word.size();
     return true;
-  }
+  });
 
-  bool value(py_value& out, int depth) {
+  bool value(py_value& out, int depth) CUPP_HOST_BODY({
     if (depth > max_depth) return false;
     skip_space();
     if (at_end()) return false;
@@ -184,9 +186,9 @@ class literal_parser {
       return true;
     }
     return false;
-  }
+  });
 
-  bool integer(py_value& out) {
+  bool integer(py_value& out) CUPP_HOST_BODY({
     bool negative = false;
     if (*p_ == '-' || *p_ == '+') {
       negative = *p_ == '-';
@@ -220,9 +222,9 @@ class literal_parser {
                              : static_cast<std::int64_t>(mag);
     out.text = std::move(text);
     return true;
-  }
+  });
 
-  bool string(py_value& out) {
+  bool string(py_value& out) CUPP_HOST_BODY({
     const char quote = *p_++;
     std::string s;
     while (true) {
@@ -274,10 +276,10 @@ class literal_parser {
     out.k = py_value::kind::string;
     out.text = std::move(s);
     return true;
-  }
+  });
 
   // "(x)" is x itself; a tuple needs a comma unless it is "()".
-  bool sequence(py_value& out, int depth, char close) {
+  bool sequence(py_value& out, int depth, char close) CUPP_HOST_BODY({
     ++p_;
     const bool is_tuple = close == ')';
     out.k = is_tuple ? py_value::kind::tuple : py_value::kind::list;
@@ -300,9 +302,9 @@ class literal_parser {
       out = std::move(inner);
     }
     return true;
-  }
+  });
 
-  bool dict(py_value& out, int depth) {
+  bool dict(py_value& out, int depth) CUPP_HOST_BODY({
     ++p_;
     out.k = py_value::kind::dict;
     if (eat('}')) return true;
@@ -328,7 +330,7 @@ class literal_parser {
       return false;
     }
     return true;
-  }
+  });
 
   const char* p_;
   const char* end_;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/print/bigint.hpp>
 
 namespace cupp::detail::print {
@@ -36,12 +37,12 @@ struct binary_float {
   bool finite() const noexcept { return !nan && !inf; }
   bool is_zero() const noexcept { return finite() && mantissa == 0; }
   // Exact for every format with at most 53 significant bits.
-  double value() const noexcept {
+  double value() const noexcept CUPP_HOST_BODY({
     if (nan) return std::nan("");
     if (inf) return negative ? -HUGE_VAL : HUGE_VAL;
     const double m = std::ldexp(static_cast<double>(mantissa), exponent);
     return negative ? -m : m;
-  }
+  });
 };
 
 // An IEEE-754 binary format: float16, float32 or float64.
@@ -50,16 +51,16 @@ struct float_format_bits {
   int exponent_bits;
 };
 
-inline int highest_bit(std::uint64_t v) noexcept {
+inline int highest_bit(std::uint64_t v) noexcept CUPP_HOST_BODY({
   int b = -1;
   while (v != 0) {
     ++b;
     v >>= 1;
   }
   return b;
-}
+});
 
-inline binary_float decode(std::uint64_t bits, float_format_bits f) noexcept {
+inline binary_float decode(std::uint64_t bits, float_format_bits f) noexcept CUPP_HOST_BODY({
   binary_float r;
   const std::uint64_t frac = bits & ((std::uint64_t{1} << f.mantissa_bits) - 1);
   const std::uint64_t max_exp = (std::uint64_t{1} << f.exponent_bits) - 1;
@@ -82,7 +83,7 @@ inline binary_float decode(std::uint64_t bits, float_format_bits f) noexcept {
     r.mantissa_bit = highest_bit(frac);
   }
   return r;
-}
+});
 
 enum class cutoff_mode { total_length, fraction_length };
 
@@ -245,10 +246,10 @@ struct dragon4_options {
 };
 
 // nan and inf as NumPy's dragon4 prints them: no padding, nan never signed.
-inline std::string format_special(const binary_float& v, bool force_sign) {
+inline std::string format_special(const binary_float& v, bool force_sign) CUPP_HOST_BODY({
   if (v.nan) return "nan";
   return v.negative ? "-inf" : force_sign ? "+inf" : "inf";
-}
+});
 
 inline std::string format_positional(const binary_float& v, const dragon4_options& o) {
   if (!v.finite()) return format_special(v, o.sign);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/print/dragon4.hpp>
 #include <cupp/detail/print/scalar.hpp>
 
@@ -42,7 +43,7 @@ class float_column {
     measure(data);
   }
 
-  std::string format(const binary_float& x) const {
+  std::string format(const binary_float& x) const CUPP_HOST_BODY({
     if (!x.finite()) {
       std::string text;
       if (x.nan) {
@@ -68,7 +69,7 @@ class float_column {
     }
     o.pad_right = pad_right_;
     return format_positional(x, o);
-  }
+  });
 
  private:
   // Scientific notation when the largest shown magnitude reaches
@@ -99,7 +100,7 @@ class float_column {
   }
 
   // A first pass over the finite values fixes digits and padding.
-  void measure(const std::vector<binary_float>& data) {
+  void measure(const std::vector<binary_float>& data) CUPP_HOST_BODY({
     bool any_finite = false, any_negative_finite = false, any_nonfinite = false,
          any_negative_inf = false;
     int int_len = 0, frac_len = 0, exp_len = 0;
@@ -163,7 +164,7 @@ class float_column {
       pad_left_ = std::max(
           {pad_left_, text_length(s_.nanstr) - offset, text_length(s_.infstr) + neg_inf - offset});
     }
-  }
+  });
 
   float_settings s_;
   char sign_;

@@ -75,10 +75,10 @@ std::vector<T> gather_host(const T* base, const strides_t& strides,
   return out;
 }
 
-inline std::string_view rstrip(std::string_view s) {
+inline std::string_view rstrip(std::string_view s) CUPP_HOST_BODY({
   const auto end = s.find_last_not_of(" \t\n\r\f\v");
   return end == std::string_view::npos ? std::string_view{} : s.substr(0, end + 1);
-}
+});
 
 // Lays out `words` (one per kept element, C order over the kept positions)
 // the way numpy.array2string does.
@@ -95,11 +95,11 @@ class bracket_layout {
 
   // `prefix` is the text that will precede the result on its first line
   // ("array(" for a repr): continuation lines are indented past it.
-  std::string render(std::string_view prefix, int line_width) const {
+  std::string render(std::string_view prefix, int line_width) const CUPP_HOST_BODY({
     const std::string indent =
         " " + std::string(static_cast<std::size_t>(text_length(prefix)), ' ');
     return recurse(0, 0, indent, line_width);
-  }
+  });
 
  private:
   static void extend_line(std::string& s, std::string& line, std::string_view word, int width,

@@ -3,27 +3,28 @@
 // formatter as float_settings.
 #pragma once
 
+#include <cupp/config.hpp>
 #include <cupp/detail/print/formatters.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/print_options.hpp>
 
 namespace cupp::detail::print {
 
-inline void check(const print_options& o) {
+inline void check(const print_options& o) CUPP_HOST_BODY({
   if (o.sign != '-' && o.sign != '+' && o.sign != ' ')
     throw value_error("sign option must be one of ' ', '+', or '-'");
   if (o.precision < 0) throw value_error("precision must be >= 0");
   if (o.edgeitems < 0) throw value_error("edgeitems must be >= 0");
-}
+});
 
 // Options are per thread, as NumPy 2's are per context: a scope in one
 // thread does not change what another prints.
-inline print_options& current_options() {
+inline print_options& current_options() CUPP_HOST_BODY({
   thread_local print_options options;
   return options;
-}
+});
 
-inline float_settings settings_of(const print_options& o) {
+inline float_settings settings_of(const print_options& o) CUPP_HOST_BODY({
   float_settings s;
   s.precision = o.precision;
   switch (o.floatmode) {
@@ -45,6 +46,6 @@ inline float_settings settings_of(const print_options& o) {
   s.nanstr = o.nanstr;
   s.infstr = o.infstr;
   return s;
-}
+});
 
 }  // namespace cupp::detail::print

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include <cupp/config.hpp>
 #include <cupp/detail/print/dragon4.hpp>
 
 namespace cupp::detail::print {
@@ -35,20 +36,20 @@ inline constexpr float_kind float64_kind{{52, 11}, 15, 1e16};
 // operation carried out in a narrower format. Double rounding through double
 // is harmless for one division when bits <= 25 (53 >= 2 * 25 + 2 fails only
 // for formats wider than float, which need no rounding).
-inline double round_to_significand(double x, int bits) {
+inline double round_to_significand(double x, int bits) CUPP_HOST_BODY({
   if (bits >= 53 || x == 0 || !std::isfinite(x)) return x;
   int e = 0;
   const double m = std::frexp(x, &e);  // x = m * 2^e, 0.5 <= |m| < 1
   return std::ldexp(std::nearbyint(std::ldexp(m, bits)), e - bits);
-}
+});
 
 // Length as Python's len() counts it: code points of UTF-8 text, so that
 // non-ASCII nanstr / infstr pad like they do in NumPy.
-inline int text_length(std::string_view s) noexcept {
+inline int text_length(std::string_view s) noexcept CUPP_HOST_BODY({
   int n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
   return n;
-}
+});
 
 // --- str() of NumPy scalars --------------------------------------------
 
@@ -94,7 +95,7 @@ inline std::string scalar_complex_str(const binary_float& re, const binary_float
 // prints each element of a bfloat16 array: the value as a float through a
 // default std::ostream (printf's %g, six significant digits), with the sign
 // of a NaN dropped.
-inline std::string bfloat16_str(std::uint16_t bits) {
+inline std::string bfloat16_str(std::uint16_t bits) CUPP_HOST_BODY({
   std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
   float f;
   static_assert(sizeof f == sizeof wide);
@@ -103,7 +104,7 @@ inline std::string bfloat16_str(std::uint16_t bits) {
   char buf[32];
   const int n = std::snprintf(buf, sizeof buf, "%g", static_cast<double>(f));
   return std::string(buf, static_cast<std::size_t>(n));
-}
+});
 
 template <class Int>
 std::string integer_str(Int v) {
