@@ -105,6 +105,12 @@ BOOST_AUTO_TEST_CASE(inner_and_outer_shapes) {
     check_case({257, 263}, {0, 1}, f);
     check_case({5, 6, 7}, {0, 2}, f);
     check_case({5, 6, 7}, {1}, f);
+    // Four dimensions that do not merge: in one pass where the kernels
+    // walk four or more (the default six), materialised where they walk
+    // fewer (CUPP_REDUCE_KERNEL_DIMS).
+    check_case({4, 5, 6, 7}, {0, 2}, f);
+    check_case({4, 5, 6, 7}, {1, 3}, f);
+    check_case({4, 5, 6, 300}, {1, 3}, f);
   }
 }
 

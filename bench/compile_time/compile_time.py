@@ -142,6 +142,8 @@ def summarise(results):
     per("s per reduction of a new dtype", "reductions[NDT=5]", "reductions[NDT=1]", 40, 1.0)
     per("s per sum(x * y, 1) of a new dtype", "reduction_dtypes[NDT=4]", "reduction_dtypes[NDT=1]",
         3, 1.0)
+    per("the same, 2-d kernels only", "reduction_dtypes_2d[NDT=4]", "reduction_dtypes_2d[NDT=1]", 3,
+        1.0)
     per("s per indexing call of a new dtype", "indexing[NDT=5]", "indexing[NDT=1]", 40, 1.0)
     # Every area header outside the umbrella costs at most 1.2 umbrellas.
     for area in ("linalg_hpp", "sort_hpp", "random_hpp", "kernels_hpp"):

@@ -25,7 +25,8 @@ struct is_masked_expr : std::false_type {};
 
 // An operand laid out so that its kept axes are slowest and its reduced axes
 // fastest: any reduction of it merges into two dimensions. Used when a
-// layout does not merge into the kernel's six dimensions.
+// layout does not merge into the dimensions the kernels walk (reduce_kernel_dims
+// on the device, kernel_dims on the host).
 template <class E>
 auto materialized(const E& e, axis_mask m) {
   using V = typename E::value_type;
@@ -70,8 +71,9 @@ void reduce_materialized(const Red& red, const E& e, axis_mask m, const ndarray<
 // with or without the reduced axes kept as 1). Compact: `e` and `out` are
 // known to merge into at most two dimensions with dimension 0 reduced (the
 // materialised path below), so only one kernel is compiled for the call,
-// and only its general walks (a layout of more than kernel_dims dimensions
-// is rare enough to pay its copy and forgo the faster modes).
+// and only its general walks (a layout of more dimensions than the kernels
+// walk is rare enough, at the default six, to pay its copy and forgo the
+// faster modes).
 template <class Red, class Out, class S, class E, bool Compact = false>
 void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>& out,
                  bool has_initial = false,
@@ -95,15 +97,15 @@ void reduce_into(const Red& red, const E& e, axis_mask m, const ndarray<Out, S>&
   e.collect(p, shape);
   if constexpr (with_index) st[nslots - 1] = reduced_positions(shape, m);
   reduce_plan pl = plan_reduction(shape, m, st);
+  constexpr bool on_device = std::is_same_v<S, device_space>;
   if constexpr (Compact) {
     // Nothing reduced (every reduced axis of extent 1): a reduced dimension
     // of extent 1 in front keeps the walk in the inner kernel.
     if (!(pl.reduced & 1)) as_inner_unit(pl);
-  } else if (pl.nd > kernel_dims) {
+  } else if (pl.nd > (on_device ? reduce_kernel_dims : kernel_dims)) {
     reduce_materialized(red, e, m, out, has_initial, initial);
     return;
   }
-  constexpr bool on_device = std::is_same_v<S, device_space>;
   constexpr int N = on_device ? device_chunk(E::max_itemsize > 16 ? 16 : E::max_itemsize)
                               : host_chunk(E::max_itemsize);
   lower_ctx L{st, pl.nd, pl.nd, nullptr, 1};
