@@ -87,6 +87,7 @@ void copy_result(const ndarray<Out, S>& r, const ndarray<Out, S>& out) {
   if constexpr (std::is_same_v<S, device_space>) {
 #if defined(__CUDACC__)
     const int dev = out.device_id();
+    check_current_device(dev);
     strided_copy_kernel<size><<<result_copy_blocks(p.size, dev), 256, 0,
                                 cuda::detail::current_stream_impl(dev)->handle>>>(
         reinterpret_cast<char*>(out.data()), reinterpret_cast<const char*>(r.data()), p);
