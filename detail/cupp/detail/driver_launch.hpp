@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include <cupp/config.hpp>
 #include <cupp/cuda/runtime.hpp>
 
 namespace cupp::detail {
@@ -26,7 +27,7 @@ namespace cupp::detail {
 using cu_launch_kernel_fn = int (*)(cudaFunction_t, unsigned, unsigned, unsigned, unsigned,
                                     unsigned, unsigned, unsigned, cudaStream_t, void**, void**);
 
-inline cu_launch_kernel_fn driver_launch_kernel() {
+inline cu_launch_kernel_fn driver_launch_kernel() CUPP_HOST_BODY({
   static const cu_launch_kernel_fn fn = []() -> cu_launch_kernel_fn {
     if (std::getenv("CUPP_RUNTIME_LAUNCH")) return nullptr;  // for comparisons
     void* p = nullptr;
@@ -40,7 +41,7 @@ inline cu_launch_kernel_fn driver_launch_kernel() {
     return reinterpret_cast<cu_launch_kernel_fn>(p);
   }();
   return fn;
-}
+});
 
 // A device's kernels: open addressing over kernel addresses, lock-free.
 // A slot's key is claimed once (compare-and-swap from null) and its
@@ -59,29 +60,29 @@ struct kernel_table {
   std::atomic<kernel_table*> next{nullptr};
 };
 
-inline cudaFunction_t lookup_function(const void* kernel) {
+inline cudaFunction_t lookup_function(const void* kernel) CUPP_HOST_BODY({
   cudaFunction_t f = nullptr;
   if (cudaGetFuncBySymbol(&f, kernel) != cudaSuccess) {
     (void)cudaGetLastError();
     return nullptr;
   }
   return f;
-}
+});
 
 // Loads `link`, installing a fresh table there when it is empty (the loser
 // of a race deletes its own). Tables live until the program ends.
-inline kernel_table* table_at(std::atomic<kernel_table*>& link) {
+inline kernel_table* table_at(std::atomic<kernel_table*>& link) CUPP_HOST_BODY({
   kernel_table* t = link.load(std::memory_order_acquire);
   if (t) return t;
   auto* fresh = new kernel_table;
   if (link.compare_exchange_strong(t, fresh, std::memory_order_acq_rel)) return fresh;
   delete fresh;
   return t;
-}
+});
 
 // The driver function of `kernel` (a __global__ function's host address)
 // on `device`, the current device; null where the runtime has none.
-inline cudaFunction_t kernel_function(const void* kernel, int device) {
+inline cudaFunction_t kernel_function(const void* kernel, int device) CUPP_HOST_BODY({
   static std::atomic<kernel_table*> tables[cuda::max_devices] = {};
   if (device < 0 || device >= cuda::max_devices) return nullptr;
   // Fibonacci hashing of the address: the top bits of the product.
@@ -109,7 +110,7 @@ inline cudaFunction_t kernel_function(const void* kernel, int device) {
     }
     link = &t->next;
   }
-}
+});
 
 // kernel<<<grid, block, shared, stream>>>(args...) on `device`, the current
 // device, with argv the addresses of the arguments; errors as

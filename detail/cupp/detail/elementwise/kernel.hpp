@@ -40,7 +40,7 @@ struct grid_params {
   fast_divmod dim_div[kernel_dims];
 };
 
-inline grid_params make_grid(const elementwise_plan& p, int kd, int N) {
+inline grid_params make_grid(const elementwise_plan& p, int kd, int N) CUPP_HOST_BODY({
   grid_params g;
   g.nd = kd;
   g.n0 = p.shape[0];
@@ -55,7 +55,7 @@ inline grid_params make_grid(const elementwise_plan& p, int kd, int N) {
   g.row_div = fast_divmod(static_cast<std::uint64_t>(g.chunks_per_row));
   for (int k = 1; k < kd; ++k) g.dim_div[k] = fast_divmod(static_cast<std::uint64_t>(p.shape[k]));
   return g;
-}
+});
 
 // q = n / d and n -= q * d, in the width the launch chose.
 CUPP_HD inline index_t divide(const grid_params& g, const fast_divmod& d, index_t& n) {
@@ -115,7 +115,7 @@ inline constexpr int launch_threads = 256;
 // 1,980 GB/s) and many-row broadcasts (outer add, 2,940 -> 1,600) lose by
 // it. Otherwise enough blocks to fill the device, looping; in row mode
 // each thread takes about four chunks of a row.
-inline dim3 launch_blocks(const grid_params& g, int device, bool covering = false) {
+inline dim3 launch_blocks(const grid_params& g, int device, bool covering = false) CUPP_HOST_BODY({
   const auto& props = cuda::runtime::getDeviceProperties(device);
   const index_t cap =
       covering ? index_t{0x7fffffff} : static_cast<index_t>(props.multiProcessorCount) * 16;
@@ -133,7 +133,7 @@ inline dim3 launch_blocks(const grid_params& g, int device, bool covering = fals
       1, std::min(cap, (g.chunks_per_row + 4 * launch_threads - 1) / (4 * launch_threads)));
   const index_t y = std::max<index_t>(1, std::min({g.rows, index_t{65535}, cap / x}));
   return dim3(static_cast<unsigned>(x), static_cast<unsigned>(y));
-}
+});
 inline void check_launch() {
   cuda::check_last_launch("element-wise kernel");
 }
@@ -200,10 +200,11 @@ __global__ void __launch_bounds__(256, resident_blocks_bound(256, eval_min_block
 // every element-wise kernel.
 [[gnu::noinline]] inline void launch_elementwise_args(const void* kernel, const grid_params& g,
                                                       bool covering, int device,
-                                                      cudaStream_t stream, void** argv) {
-  launch_function(kernel, device, launch_blocks(g, device, covering), dim3(launch_threads), 0,
-                  stream, "element-wise kernel", argv);
-}
+                                                      cudaStream_t stream, void** argv)
+    CUPP_HOST_BODY({
+      launch_function(kernel, device, launch_blocks(g, device, covering), dim3(launch_threads), 0,
+                      stream, "element-wise kernel", argv);
+    });
 
 template <int N, class E, class O>
 inline void launch_elementwise(const E& e, const O& o, const grid_params& g, int device,

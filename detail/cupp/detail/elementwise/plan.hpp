@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include <cupp/config.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/shape.hpp>
 
@@ -24,7 +25,7 @@ inline constexpr int max_slots = 64;
 
 // Broadcasting of shapes (numpy.broadcast_shapes): the result of combining
 // `a` with `b`, or an error naming both shapes.
-inline shape_t broadcast_shape_pair(const shape_t& a, const shape_t& b, bool& ok) {
+inline shape_t broadcast_shape_pair(const shape_t& a, const shape_t& b, bool& ok) CUPP_HOST_BODY({
   const int n = std::max(a.size(), b.size());
   shape_t r = shape_t::filled(n, 1);
   ok = true;
@@ -39,18 +40,18 @@ inline shape_t broadcast_shape_pair(const shape_t& a, const shape_t& b, bool& ok
       ok = false;
   }
   return r;
-}
+});
 
 // NumPy's text, trailing space included: "operands could not be broadcast
 // together with shapes (3,4) (4,3) ".
-inline std::string shapes_message(std::span<const shape_t> shapes) {
+inline std::string shapes_message(std::span<const shape_t> shapes) CUPP_HOST_BODY({
   std::string m = "operands could not be broadcast together with shapes ";
   for (const shape_t& s : shapes) m += np_shape(s) + " ";
   return m;
-}
+});
 
 // The broadcast shape of all operands; throws value_error as NumPy does.
-inline shape_t broadcast_shapes(std::span<const shape_t> shapes) {
+inline shape_t broadcast_shapes(std::span<const shape_t> shapes) CUPP_HOST_BODY({
   shape_t r;
   for (const shape_t& s : shapes) {
     bool ok;
@@ -58,7 +59,7 @@ inline shape_t broadcast_shapes(std::span<const shape_t> shapes) {
     if (!ok) throw value_error(shapes_message(shapes));
   }
   return r;
-}
+});
 
 // The same over shapes given by address (an expression node's operands,
 // not copied). Not inlined: every node type calls this one copy.
@@ -80,21 +81,21 @@ inline shape_t broadcast_shapes(std::span<const shape_t> shapes) {
 // broadcast to): left-extended, and 0 along broadcast axes. Not inlined:
 // each leaf of each expression calls it.
 [[gnu::noinline]] inline strides_t broadcast_strides(const shape_t& s, const strides_t& st,
-                                                     const shape_t& out) {
+                                                     const shape_t& out) CUPP_HOST_BODY({
   strides_t r = strides_t::filled(out.size(), 0);
   const int off = out.size() - s.size();
   for (int i = 0; i < s.size(); ++i) r[off + i] = s[i] == 1 ? 0 : st[i];
   return r;
-}
+});
 
 // True when `s` broadcasts to exactly `out` (an out= operand's shape).
-inline bool broadcasts_to(const shape_t& s, const shape_t& out) {
+inline bool broadcasts_to(const shape_t& s, const shape_t& out) CUPP_HOST_BODY({
   if (s.size() > out.size()) return false;
   const int off = out.size() - s.size();
   for (int i = 0; i < s.size(); ++i)
     if (s[i] != 1 && s[i] != out[off + i]) return false;
   return true;
-}
+});
 
 // The layout an evaluation runs over. Slot 0 is the output; the others are
 // the coordinates of the leaves (a byte offset for an array, a linear

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <cupp/array_fwd.hpp>
+#include <cupp/config.hpp>
 #include <cupp/cuda/runtime.hpp>
 #include <cupp/cuda/stream.hpp>
 #include <cupp/detail/convert.hpp>
@@ -36,7 +37,7 @@ namespace detail {
 // operand that spans the whole output (no broadcast axis), from slowest to
 // fastest; C order when there is none.
 inline strides_t k_order_strides(const shape_t& shape, std::span<const strides_t> operand_strides,
-                                 index_t itemsize) {
+                                 index_t itemsize) CUPP_HOST_BODY({
   const int nd = shape.size();
   for (const strides_t& st : operand_strides) {
     bool full = true;
@@ -57,16 +58,16 @@ inline strides_t k_order_strides(const shape_t& shape, std::span<const strides_t
     return r;
   }
   return contiguous_strides(shape, itemsize);
-}
+});
 
 [[noreturn]] inline void throw_device_mismatch(int array_device, int current) {
   throw value_error("Array device must be same as the current device: array device = " +
                     std::to_string(array_device) + " while current = " + std::to_string(current));
 }
-inline void check_current_device(int array_device) {
+inline void check_current_device(int array_device) CUPP_HOST_BODY({
   const int current = cuda::runtime::getDevice();
   if (array_device != current) throw_device_mismatch(array_device, current);
-}
+});
 
 // What a launch needs that does not depend on the expression's type:
 // planning, the grid, the stream. Kept out of the templates below so that
@@ -86,7 +87,7 @@ struct launch_setup {
 
 // `checked`: the caller has compared `device` with the current device.
 inline void setup_launch(launch_setup& ls, const shape_t& shape, std::span<strides_t> st, int N,
-                         int device, bool checked = false) {
+                         int device, bool checked = false) CUPP_HOST_BODY({
   ls.p = plan_elementwise(shape, st);
   if (ls.p.size == 0) return;
   ls.kd = std::min(ls.p.nd, kernel_dims);
@@ -96,7 +97,7 @@ inline void setup_launch(launch_setup& ls, const shape_t& shape, std::span<strid
     if (!checked) check_current_device(device);
     ls.stream = cuda::detail::current_stream_impl(device)->handle;
   }
-}
+});
 
 // The shared part of run_elementwise before the operands are visited:
 // the plan, the grid and, for a device launch (device0 >= 0), the outputs'
@@ -105,7 +106,7 @@ inline void setup_launch(launch_setup& ls, const shape_t& shape, std::span<strid
 // expression's own host code is then its lowering and its launch).
 [[gnu::noinline]] inline bool begin_elementwise(launch_setup& ls, const shape_t& shape,
                                                 std::span<strides_t> st, int N, int device0,
-                                                int device1) {
+                                                int device1) CUPP_HOST_BODY({
   // Every operand on the current device, asked of the runtime once (each
   // query costs about 35 ns of a small expression's few microseconds).
   setup_launch(ls, shape, st, N, device0, true);
@@ -116,26 +117,26 @@ inline void setup_launch(launch_setup& ls, const shape_t& shape, std::span<strid
     if (device1 != ls.current) throw_device_mismatch(device1, ls.current);
   }
   return true;
-}
+});
 
 // One array a device expression reads: on the current device, and
 // counted towards the distinct arrays read (x in softplus's four uses is
 // one stream).
-[[gnu::noinline]] inline void note_read(launch_setup& ls, const array_info& a) {
+[[gnu::noinline]] inline void note_read(launch_setup& ls, const array_info& a) CUPP_HOST_BODY({
   if (a.device != ls.current) throw_device_mismatch(a.device, ls.current);
   if (!ls.first_read)
     ls.first_read = a.data;
   else if (a.data != ls.first_read)
     ls.several_reads = true;
-}
+});
 
 // Steps to the next position along the dimensions the host iterates over.
-inline void next_outer(const launch_setup& ls, index_t* outer) {
+inline void next_outer(const launch_setup& ls, index_t* outer) CUPP_HOST_BODY({
   for (int k = ls.kd; k < ls.p.nd; ++k) {
     if (++outer[k - ls.kd] < ls.p.shape[k]) break;
     outer[k - ls.kd] = 0;
   }
-}
+});
 
 template <class T, int N>
 array_out<T, N> make_writer(const T* data, const lower_ctx& L, int slot) {
@@ -197,7 +198,7 @@ void run_elementwise(const std::tuple<const ndarray<T, S>&...>& outs, const E& e
 }
 
 // Byte range an array touches.
-inline void byte_range(const array_info& a, const char*& lo, const char*& hi) {
+inline void byte_range(const array_info& a, const char*& lo, const char*& hi) CUPP_HOST_BODY({
   lo = hi = a.data;
   for (int i = 0; i < a.shape->size(); ++i) {
     const index_t e = (*a.shape)[i];
@@ -212,7 +213,7 @@ inline void byte_range(const array_info& a, const char*& lo, const char*& hi) {
       hi += span;
   }
   hi += a.itemsize;
-}
+});
 
 // True when writing `out` element by element could change what `e` reads
 // later: an operand shares memory with the output in another layout.
