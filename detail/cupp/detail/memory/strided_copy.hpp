@@ -272,6 +272,14 @@ inline bool plan_transpose(const copy_plan& p, index_t itemsize, transpose_plan&
   return true;
 });
 
+// The general kernel's grid (strided_copy_kernel, 256 threads): a block per
+// 256 elements, at most 16 resident per SM, a grid-stride loop beyond.
+inline unsigned strided_copy_blocks(index_t size, int sms) {
+  const index_t wanted = (size + 255) / 256;
+  return static_cast<unsigned>(
+      std::max<index_t>(1, std::min(wanted, static_cast<index_t>(sms) * 16)));
+}
+
 template <int Size>
 void launch_strided_copy(char* dst, const char* src, const copy_plan& p, int sms,
                          cudaStream_t stream) {
@@ -298,10 +306,7 @@ void launch_strided_copy(char* dst, const char* src, const copy_plan& p, int sms
                             row_copy_threads, 0, stream>>>(dst, src, p);
     return;
   }
-  constexpr int threads = 256;
-  const index_t wanted = (p.size + threads - 1) / threads;
-  const unsigned blocks = static_cast<unsigned>(std::max<index_t>(1, std::min(wanted, cap / 2)));
-  strided_copy_kernel<Size><<<blocks, threads, 0, stream>>>(dst, src, p);
+  strided_copy_kernel<Size><<<strided_copy_blocks(p.size, sms), 256, 0, stream>>>(dst, src, p);
 }
 
 // Device copy on `stream` of the current device. A template, so that only

@@ -23,9 +23,7 @@ namespace cupp::detail {
 
 // The grid of the general copy kernel (memory/strided_copy.hpp's sizing).
 inline unsigned result_copy_blocks(index_t size, int device) {
-  const index_t cap =
-      static_cast<index_t>(cuda::runtime::getDeviceProperties(device).multiProcessorCount) * 16;
-  return static_cast<unsigned>(std::max<index_t>(1, std::min((size + 255) / 256, cap)));
+  return strided_copy_blocks(size, cuda::runtime::getDeviceProperties(device).multiProcessorCount);
 }
 
 // Every element of plan p's destination (its source unused) set to v.
